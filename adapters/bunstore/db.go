@@ -1,0 +1,139 @@
+// Package bunstore implements the storage ports with bun, on PostgreSQL (the
+// production database) and on the embedded SQLite default alike.
+package bunstore
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/dialect/sqlitedialect"
+	"github.com/uptrace/bun/migrate"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+//go:embed migrations
+var migrationFiles embed.FS
+
+// DB is an open database of either dialect.
+type DB struct {
+	bun      *bun.DB
+	postgres bool
+}
+
+// Open connects to the database the URL names: postgres:// or postgresql://
+// for PostgreSQL, sqlite:PATH (sqlite::memory: in memory) for SQLite.
+func Open(databaseURL string) (*DB, error) {
+	switch {
+	case strings.HasPrefix(databaseURL, "postgres://"), strings.HasPrefix(databaseURL, "postgresql://"):
+		cfg, err := pgx.ParseConfig(databaseURL)
+		if err != nil {
+			return nil, fmt.Errorf("parse database url: %w", err)
+		}
+		// The simple protocol keeps statements free of server-side
+		// preparation, which bun's client-side formatting does not need.
+		cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
+		sqldb := stdlib.OpenDB(*cfg)
+		sqldb.SetMaxOpenConns(32)
+		sqldb.SetMaxIdleConns(32)
+		sqldb.SetConnMaxIdleTime(5 * time.Minute)
+		return &DB{bun: bun.NewDB(sqldb, pgdialect.New()), postgres: true}, nil
+	case strings.HasPrefix(databaseURL, "sqlite:"):
+		path := strings.TrimPrefix(databaseURL, "sqlite:")
+		if path == "" {
+			return nil, errors.New("sqlite: needs a path, or :memory:")
+		}
+		memory := path == ":memory:"
+		// WAL lets readers run beside the writer; immediate transactions take
+		// the write lock up front so two writers never deadlock on upgrade;
+		// the busy timeout makes the second writer wait instead of failing.
+		q := url.Values{}
+		for _, p := range []string{"busy_timeout(30000)", "foreign_keys(1)"} {
+			q.Add("_pragma", p)
+		}
+		if !memory {
+			q.Add("_pragma", "journal_mode(WAL)")
+		}
+		q.Set("_txlock", "immediate")
+		sqldb, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+		if err != nil {
+			return nil, err
+		}
+		if memory {
+			// Every connection to :memory: is a database of its own.
+			sqldb.SetMaxOpenConns(1)
+		} else {
+			sqldb.SetMaxOpenConns(8)
+		}
+		sqldb.SetConnMaxIdleTime(0)
+		return &DB{bun: bun.NewDB(sqldb, sqlitedialect.New())}, nil
+	default:
+		return nil, fmt.Errorf("unsupported database url %q: use postgres://… or sqlite:PATH", redact(databaseURL))
+	}
+}
+
+func redact(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	return u.Redacted()
+}
+
+// Bun exposes the bun handle, for tests and benchmarks that prepare data.
+func (db *DB) Bun() *bun.DB { return db.bun }
+
+// Postgres tells which dialect is in use.
+func (db *DB) Postgres() bool { return db.postgres }
+
+// Close closes the connection pool.
+func (db *DB) Close() error { return db.bun.Close() }
+
+// Ping tells whether the database answers.
+func (db *DB) Ping(ctx context.Context) error { return db.bun.PingContext(ctx) }
+
+// Migrate brings the schema up to date.
+func (db *DB) Migrate(ctx context.Context) error {
+	dir := "migrations/sqlite"
+	if db.postgres {
+		dir = "migrations/postgres"
+	}
+	sub, err := fs.Sub(migrationFiles, dir)
+	if err != nil {
+		return err
+	}
+	migrations := migrate.NewMigrations()
+	if err := migrations.Discover(sub); err != nil {
+		return err
+	}
+	migrator := migrate.NewMigrator(db.bun, migrations)
+	if err := migrator.Init(ctx); err != nil {
+		return fmt.Errorf("init migrations: %w", err)
+	}
+	if db.postgres {
+		// Instances starting together must not apply the same migration twice.
+		conn, err := db.bun.Conn(ctx)
+		if err != nil {
+			return err
+		}
+		defer conn.Close()
+		if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock(7263001)"); err != nil {
+			return err
+		}
+		defer conn.ExecContext(context.Background(), "SELECT pg_advisory_unlock(7263001)") //nolint:errcheck
+	}
+	if _, err := migrator.Migrate(ctx); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,105 @@
+package bunstore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/uptrace/bun"
+
+	"github.com/shopstock/inventory/ports"
+)
+
+// columns maps a resource's list properties to SQL expressions; every
+// property of the resource's ports.ListFields must be here.
+type columns map[string]string
+
+// applyList adds the filters and the order of q to sel. Conditions are folded
+// left to right, `(previous) AND|OR next`, as Shopware's query builder does.
+// Values are handed to bun as arguments, never spliced into the SQL text.
+func applyList(sel *bun.SelectQuery, q ports.ListQuery, cols columns, fields ports.ListFields) (*bun.SelectQuery, error) {
+	var where strings.Builder
+	var args []any
+	for i, f := range q.Filters {
+		col, ok := cols[f.Property]
+		if !ok {
+			return nil, fmt.Errorf("list: no column for %q", f.Property)
+		}
+		cond, condArgs := condition(col, fields[f.Property], f)
+		if i == 0 {
+			where.WriteString(cond)
+		} else {
+			joined := "(" + where.String() + ") AND " + cond
+			if f.Or {
+				joined = "(" + where.String() + ") OR " + cond
+			}
+			where.Reset()
+			where.WriteString(joined)
+		}
+		args = append(args, condArgs...)
+	}
+	if where.Len() > 0 {
+		sel = sel.Where(where.String(), args...)
+	}
+	return sel, nil
+}
+
+func order(sel *bun.SelectQuery, q ports.ListQuery, cols columns, idColumn string) *bun.SelectQuery {
+	for _, s := range q.Sorts {
+		dir := " ASC"
+		if s.Descending {
+			dir = " DESC"
+		}
+		sel = sel.OrderExpr(cols[s.Property] + dir)
+	}
+	return sel.OrderExpr(idColumn+" ASC").Offset(int64(q.Start)).Limit(int64(q.Limit))
+}
+
+func condition(col string, typ ports.FieldType, f ports.Filter) (string, []any) {
+	expr := f.Expression
+	if expr == "" {
+		expr = ports.ExprEqual
+		if typ == ports.TextField {
+			expr = ports.ExprLike
+		}
+	}
+	switch expr {
+	case ports.ExprIsNull, ports.ExprIsNotNull:
+		return col + " " + expr, nil
+	case ports.ExprIn, ports.ExprNotIn:
+		if len(f.Values) == 0 {
+			if expr == ports.ExprIn {
+				return "1 = 0", nil
+			}
+			return "1 = 1", nil
+		}
+		return col + " " + expr + " (?)", []any{bun.In(f.Values)}
+	case ports.ExprLike, ports.ExprNotLike:
+		if typ == ports.TextField {
+			return "LOWER(" + col + ") " + expr + " LOWER(?)", []any{f.Values[0]}
+		}
+		return "CAST(" + col + " AS TEXT) " + expr + " ?", []any{fmt.Sprint(f.Values[0])}
+	default:
+		return col + " " + expr + " ?", []any{f.Values[0]}
+	}
+}
+
+// page runs a list query: the matching rows of one page and the count of all.
+func page[T any](ctx context.Context, idb bun.IDB, rows *[]T, q ports.ListQuery, cols columns, fields ports.ListFields, idColumn string, base func(*bun.SelectQuery) *bun.SelectQuery) (int, error) {
+	sel, err := applyList(base(idb.NewSelect().Model(rows)), q, cols, fields)
+	if err != nil {
+		return 0, err
+	}
+	n, err := sel.Count(ctx)
+	total := int(n)
+	if err != nil {
+		return 0, err
+	}
+	if total == 0 {
+		return 0, nil
+	}
+	if err := order(sel, q, cols, idColumn).Scan(ctx); err != nil {
+		return 0, err
+	}
+	return total, nil
+}

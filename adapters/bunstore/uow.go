@@ -1,0 +1,135 @@
+package bunstore
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"math/rand/v2"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/uptrace/bun"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/ports"
+)
+
+const maxAttempts = 12
+
+// Write runs fn in one transaction and retries it on serialization failures
+// and deadlocks, which concurrent writers on PostgreSQL can meet even with
+// ordered locks (for example on unique index insertion races).
+func (db *DB) Write(ctx context.Context, fn func(ctx context.Context, s ports.Store) error) error {
+	var err error
+	for attempt := 1; ; attempt++ {
+		err = db.bun.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			return fn(ctx, &store{db: db, idb: tx, write: true})
+		})
+		if err == nil || attempt == maxAttempts || !retryable(err) || ctx.Err() != nil {
+			break
+		}
+		backoff := time.Duration(attempt*attempt) * time.Millisecond
+		select {
+		case <-time.After(backoff + rand.N(backoff+time.Millisecond)):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return translate(err)
+}
+
+// Read runs fn outside a transaction: reads never take the write lock.
+func (db *DB) Read(ctx context.Context, fn func(ctx context.Context, s ports.Store) error) error {
+	return translate(fn(ctx, &store{db: db, idb: db.bun}))
+}
+
+type store struct {
+	db    *DB
+	idb   bun.IDB
+	write bool
+}
+
+func (s *store) Warehouses() ports.WarehouseRepository     { return warehouses{s} }
+func (s *store) BinLocations() ports.BinLocationRepository { return binLocations{s} }
+func (s *store) APIUsers() ports.APIUserRepository         { return apiUsers{s} }
+
+// forUpdate locks selected rows on PostgreSQL inside a write transaction;
+// SQLite's immediate transaction already holds the whole database.
+func (s *store) forUpdate(q *bun.SelectQuery) *bun.SelectQuery {
+	if s.write && s.db.postgres {
+		return q.For("UPDATE")
+	}
+	return q
+}
+
+func retryable(err error) bool {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return pgErr.Code == "40001" || pgErr.Code == "40P01"
+	}
+	var sqErr *sqlite.Error
+	if errors.As(err, &sqErr) {
+		code := sqErr.Code() & 0xff
+		return code == sqlite3.SQLITE_BUSY || code == sqlite3.SQLITE_LOCKED
+	}
+	return false
+}
+
+func isUniqueViolation(err error) bool {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return pgErr.Code == "23505"
+	}
+	var sqErr *sqlite.Error
+	if errors.As(err, &sqErr) {
+		return sqErr.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || sqErr.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
+	}
+	return false
+}
+
+// translate turns driver failures into the service's error kinds; errors
+// that already are *errs.Error pass through.
+func translate(err error) error {
+	if err == nil {
+		return nil
+	}
+	if _, ok := errs.As(err); ok {
+		return err
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	if isUnavailable(err) {
+		return errs.Wrap(errs.Unavailable, err, "the database is unavailable")
+	}
+	return err
+}
+
+func isUnavailable(err error) bool {
+	var netErr net.Error
+	var connectErr *pgconn.ConnectError
+	switch {
+	case errors.Is(err, driver.ErrBadConn), errors.Is(err, sql.ErrConnDone):
+		return true
+	case errors.As(err, &connectErr), errors.As(err, &netErr):
+		return true
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		// Class 08: connection exception; 57P0x: the server is shutting down.
+		return strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57P0")
+	}
+	return false
+}
+
+func notFound(err error, format string, args ...any) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return errs.NotFoundf(format, args...)
+	}
+	return err
+}

@@ -1,0 +1,252 @@
+// Package httpapi is the HTTP adapter: it owns the JSON shapes, the list
+// parameters and the error table, and drives the application's use cases.
+package httpapi
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-playground/validator/v10"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"go.uber.org/zap"
+
+	"github.com/shopstock/inventory/application"
+)
+
+// Config is what the adapter needs beyond the use cases.
+type Config struct {
+	// BaseURL prefixes the location of created resources; empty means
+	// derive it from the request.
+	BaseURL string
+}
+
+// Readiness tells whether the service can serve (the database answers).
+type Readiness func(ctx context.Context) error
+
+// Handler serves the whole HTTP interface.
+type Handler struct {
+	app       *application.App
+	log       *zap.Logger
+	cfg       Config
+	ready     Readiness
+	mux       *http.ServeMux
+	validator *validator.Validate
+	requests  *prometheus.CounterVec
+	durations *prometheus.HistogramVec
+}
+
+// NewHandler builds the handler and registers its metrics with reg.
+func NewHandler(app *application.App, log *zap.Logger, cfg Config, ready Readiness, reg *prometheus.Registry) (*Handler, error) {
+	h := &Handler{
+		app: app, log: log, cfg: cfg, ready: ready, mux: http.NewServeMux(), validator: newValidator(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "inventory_http_requests_total", Help: "HTTP requests by route and status.",
+		}, []string{"method", "route", "status"}),
+		durations: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "inventory_http_request_duration_seconds", Help: "HTTP request durations by route.",
+			Buckets: prometheus.DefBuckets,
+		}, []string{"method", "route"}),
+	}
+	for _, c := range []prometheus.Collector{h.requests, h.durations} {
+		if err := reg.Register(c); err != nil {
+			return nil, fmt.Errorf("register metrics: %w", err)
+		}
+	}
+	h.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]any{"success": true, "status": "alive"})
+	})
+	h.mux.HandleFunc("GET /readyz", h.readyz)
+	h.mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	h.mux.HandleFunc("GET /api/openapi.json", serveOpenAPI)
+	h.routes()
+	return h, nil
+}
+
+func (h *Handler) routes() {
+	h.api("GET /api/warehouses", h.listWarehouses)
+	h.api("POST /api/warehouses", h.createWarehouse)
+	h.api("GET /api/warehouses/{id}", h.getWarehouse)
+	h.api("PUT /api/warehouses/{id}", h.updateWarehouse)
+	h.api("DELETE /api/warehouses/{id}", h.deleteWarehouse)
+	h.api("PUT /api/warehouses/{id}/default", h.makeDefaultWarehouse)
+	h.api("PUT /api/warehouses/{id}/defaultReturnShipment", h.makeDefaultReturnWarehouse)
+	h.api("POST /api/warehouses/{id}/binLocations/generate", h.generateBinLocations)
+
+	h.api("GET /api/binLocations", h.listBinLocations)
+	h.api("POST /api/binLocations", h.createBinLocation)
+	h.api("GET /api/binLocations/{id}", h.getBinLocation)
+	h.api("PUT /api/binLocations/{id}", h.updateBinLocation)
+	h.api("DELETE /api/binLocations/{id}", h.deleteBinLocation)
+}
+
+// api registers an authenticated route whose handler reports failures as
+// errors, so that every error goes through writeError.
+func (h *Handler) api(pattern string, fn func(w http.ResponseWriter, r *http.Request) error) {
+	h.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		r, err := h.authenticate(r)
+		if err == nil {
+			err = fn(w, r)
+		}
+		if err != nil {
+			h.writeError(w, r, err)
+		}
+	})
+}
+
+func (h *Handler) readyz(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if err := h.ready(ctx); err != nil {
+		h.log.Warn("not ready", zap.Error(err))
+		writeJSON(w, http.StatusServiceUnavailable, errorBody{Message: "the database is unavailable"})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "status": "ready"})
+}
+
+type ctxKey int
+
+const (
+	requestIDKey ctxKey = iota
+	userKey
+)
+
+func requestID(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey).(string)
+	return id
+}
+
+// apiUser is the name of the authenticated API user of the request.
+func apiUser(ctx context.Context) string {
+	u, _ := ctx.Value(userKey).(string)
+	return u
+}
+
+var acceptableRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+
+// ServeHTTP adds the request id, recovery, metrics and the access log, and
+// answers unknown routes and methods in the JSON error shape.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	id := r.Header.Get("X-Request-Id")
+	if !acceptableRequestID.MatchString(id) {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		id = hex.EncodeToString(b[:])
+	}
+	r = r.WithContext(context.WithValue(r.Context(), requestIDKey, id))
+	w.Header().Set("X-Request-Id", id)
+	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+
+	_, pattern := h.mux.Handler(r)
+	route := pattern
+	if route == "" {
+		route = "unmatched"
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			h.log.Error("panic", zap.String("request_id", id), zap.Any("panic", p), zap.Stack("stack"))
+			if !rec.wrote {
+				h.writeError(rec, r, fmt.Errorf("panic: %v", p))
+			}
+		}
+		elapsed := time.Since(start)
+		h.requests.WithLabelValues(r.Method, route, strconv.Itoa(rec.status)).Inc()
+		h.durations.WithLabelValues(r.Method, route).Observe(elapsed.Seconds())
+		h.log.Info("request", zap.String("request_id", id), zap.String("method", r.Method),
+			zap.String("path", r.URL.Path), zap.Int("status", rec.status), zap.Duration("duration", elapsed),
+			zap.String("user", apiUser(r.Context())))
+	}()
+	if pattern == "" {
+		h.unmatched(rec, r)
+		return
+	}
+	h.mux.ServeHTTP(rec, r)
+}
+
+// unmatched tells 404 from 405 the way the mux would, but in JSON.
+func (h *Handler) unmatched(w http.ResponseWriter, r *http.Request) {
+	handler, _ := h.mux.Handler(r)
+	probe := &statusRecorder{ResponseWriter: discard{header: http.Header{}}, status: http.StatusOK}
+	handler.ServeHTTP(probe, r)
+	if probe.status == http.StatusMethodNotAllowed {
+		w.Header().Set("Allow", probe.Header().Get("Allow"))
+		h.writeError(w, r, errMethod)
+		return
+	}
+	h.writeError(w, r, errNotFound)
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+	wrote  bool
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	if !s.wrote {
+		s.status, s.wrote = code, true
+		s.ResponseWriter.WriteHeader(code)
+	}
+}
+
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	s.wrote = true
+	return s.ResponseWriter.Write(b)
+}
+
+type discard struct{ header http.Header }
+
+func (d discard) Header() http.Header         { return d.header }
+func (d discard) Write(b []byte) (int, error) { return len(b), nil }
+func (d discard) WriteHeader(int)             {}
+
+// authenticate checks HTTP Basic credentials against the API users.
+func (h *Handler) authenticate(r *http.Request) (*http.Request, error) {
+	name, key, ok := r.BasicAuth()
+	if !ok || name == "" {
+		return r, errUnauthorized
+	}
+	valid, err := h.app.Authenticate(r.Context(), name, key)
+	if err != nil {
+		return r, err
+	}
+	if !valid {
+		return r, errUnauthorized
+	}
+	return r.WithContext(context.WithValue(r.Context(), userKey, name)), nil
+}
+
+// pathID reads a positive integer path value; anything else names nothing.
+func pathID(r *http.Request, name, resource string) (int64, error) {
+	raw := r.PathValue(name)
+	id, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, notFoundError(resource, raw)
+	}
+	return id, nil
+}
+
+// location is the URL of a created resource.
+func (h *Handler) location(r *http.Request, path string) string {
+	base := strings.TrimRight(h.cfg.BaseURL, "/")
+	if base == "" {
+		scheme := "http"
+		if r.TLS != nil {
+			scheme = "https"
+		}
+		if p := r.Header.Get("X-Forwarded-Proto"); p == "http" || p == "https" {
+			scheme = p
+		}
+		base = scheme + "://" + r.Host
+	}
+	return base + path
+}

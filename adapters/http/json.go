@@ -1,0 +1,199 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"reflect"
+	"strings"
+
+	"github.com/go-playground/validator/v10"
+
+	"github.com/shopstock/inventory/domain/errs"
+)
+
+const maxBodyBytes = 8 << 20
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		status, body = http.StatusInternalServerError, []byte(`{"success":false,"message":"internal error"}`)
+	}
+	writeRaw(w, status, body)
+}
+
+func writeRaw(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+type success struct {
+	Success bool `json:"success"`
+}
+
+var ok = success{Success: true}
+
+// readBody returns the request body, checked for media type and size. An
+// empty body is returned as nil.
+func readBody(r *http.Request, w http.ResponseWriter) ([]byte, error) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return nil, errTooLarge
+		}
+		return nil, errs.Invalidf("cannot read request body: %v", err)
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil, nil
+	}
+	ct := r.Header.Get("Content-Type")
+	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+		return nil, errUnsupportedMedia
+	}
+	return body, nil
+}
+
+// decodeStrict decodes body into dst: unknown fields, read-only fields,
+// wrong types and trailing data are 400s that name the problem.
+func decodeStrict(body []byte, dst any, readOnly ...string) error {
+	if body == nil {
+		return errs.Invalidf("request body is empty: a JSON object is expected")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return jsonError(err, readOnly)
+	}
+	if dec.More() {
+		return errs.Invalidf("malformed JSON: unexpected data after the JSON value")
+	}
+	return nil
+}
+
+func jsonError(err error, readOnly []string) error {
+	var syntax *json.SyntaxError
+	var typeErr *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return errs.Invalidf("malformed JSON: %v", err)
+	case errors.As(err, &typeErr):
+		property := typeErr.Field
+		if property == "" {
+			return errs.Invalidf("request body must be a JSON %s, not %s", jsonType(typeErr.Type), typeErr.Value)
+		}
+		return errs.InvalidFields(errs.FieldError{Property: property, Message: fmt.Sprintf("must be %s, not %s", jsonType(typeErr.Type), typeErr.Value)})
+	}
+	if name, found := strings.CutPrefix(err.Error(), "json: unknown field "); found {
+		name = strings.Trim(name, `"`)
+		for _, ro := range readOnly {
+			if ro == name {
+				return errs.InvalidFields(errs.FieldError{Property: name, Message: "is read-only"})
+			}
+		}
+		return errs.InvalidFields(errs.FieldError{Property: name, Message: "is not a known field"})
+	}
+	var fe *fieldErr
+	if errors.As(err, &fe) {
+		return errs.InvalidFields(errs.FieldError{Property: fe.property, Message: fe.message})
+	}
+	return errs.Invalidf("invalid request body: %v", err)
+}
+
+// fieldErr lets custom UnmarshalJSON methods report a property.
+type fieldErr struct{ property, message string }
+
+func (e *fieldErr) Error() string { return e.property + ": " + e.message }
+
+func jsonType(t reflect.Type) string {
+	if t == nil {
+		return "a value"
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	}
+	return "a " + t.Kind().String()
+}
+
+// validate checks the validator tags of a decoded body.
+func (h *Handler) validate(v any) error {
+	err := h.validator.Struct(v)
+	if err == nil {
+		return nil
+	}
+	var verrs validator.ValidationErrors
+	if !errors.As(err, &verrs) {
+		return errs.Invalidf("invalid request: %v", err)
+	}
+	fields := make([]errs.FieldError, 0, len(verrs))
+	for _, fe := range verrs {
+		fields = append(fields, errs.FieldError{Property: propertyPath(fe.Namespace()), Message: validationMessage(fe)})
+	}
+	return errs.InvalidFields(fields...)
+}
+
+// propertyPath drops the struct name validator puts first.
+func propertyPath(ns string) string {
+	if i := strings.IndexByte(ns, '.'); i >= 0 {
+		return ns[i+1:]
+	}
+	return ns
+}
+
+func validationMessage(fe validator.FieldError) string {
+	switch fe.Tag() {
+	case "required":
+		return "is required"
+	case "max":
+		if fe.Kind() == reflect.String {
+			return "must be at most " + fe.Param() + " characters"
+		}
+		return "must be at most " + fe.Param()
+	case "min":
+		if fe.Kind() == reflect.String {
+			return "must be at least " + fe.Param() + " characters"
+		}
+		return "must be at least " + fe.Param()
+	case "gt":
+		return "must be greater than " + fe.Param()
+	case "gte":
+		return "must be at least " + fe.Param()
+	case "email":
+		return "must be an email address"
+	case "oneof":
+		return "must be one of " + fe.Param()
+	}
+	return "is invalid (" + fe.Tag() + ")"
+}
+
+func newValidator() *validator.Validate {
+	v := validator.New(validator.WithRequiredStructEnabled())
+	v.RegisterTagNameFunc(func(f reflect.StructField) string {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			return ""
+		}
+		return name
+	})
+	return v
+}

@@ -1,0 +1,18 @@
+// Package application holds the use cases: each loads aggregates through the
+// ports, lets them decide, and saves them. One use case a file.
+package application
+
+import (
+	"github.com/shopstock/inventory/ports"
+)
+
+// App is the set of use cases the adapters drive.
+type App struct {
+	uow   ports.UnitOfWork
+	clock ports.Clock
+}
+
+// New assembles the use cases over the given ports.
+func New(uow ports.UnitOfWork, clock ports.Clock) *App {
+	return &App{uow: uow, clock: clock}
+}

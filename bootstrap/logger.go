@@ -1,0 +1,23 @@
+package bootstrap
+
+import (
+	"fmt"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+)
+
+// NewLogger builds the zap logger the configuration asks for.
+func NewLogger(c Config) (*zap.Logger, error) {
+	level, err := zapcore.ParseLevel(c.LogLevel)
+	if err != nil {
+		return nil, fmt.Errorf("INVENTORY_LOG_LEVEL: %w", err)
+	}
+	cfg := zap.NewProductionConfig()
+	if c.LogFormat == "console" {
+		cfg = zap.NewDevelopmentConfig()
+	}
+	cfg.Level = zap.NewAtomicLevelAt(level)
+	cfg.EncoderConfig.EncodeTime = zapcore.ISO8601TimeEncoder
+	return cfg.Build()
+}

@@ -1,0 +1,111 @@
+package bootstrap
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"go.uber.org/fx"
+	"go.uber.org/fx/fxevent"
+	"go.uber.org/zap"
+
+	"github.com/shopstock/inventory/adapters/bunstore"
+	httpapi "github.com/shopstock/inventory/adapters/http"
+	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/ports"
+)
+
+// systemClock is the real time, in UTC.
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now().UTC() }
+
+// Options assembles the whole service for the given configuration.
+func Options(c Config) fx.Option {
+	return fx.Options(
+		fx.Supply(c),
+		fx.Provide(
+			NewLogger,
+			newDatabase,
+			fx.Annotate(func(db *bunstore.DB) *bunstore.DB { return db }, fx.As(new(ports.UnitOfWork))),
+			fx.Annotate(func() systemClock { return systemClock{} }, fx.As(new(ports.Clock))),
+			application.New,
+			newRegistry,
+			newHandler,
+			newServer,
+		),
+		fx.WithLogger(func(l *zap.Logger) fxevent.Logger { return &fxevent.ZapLogger{Logger: l.Named("fx")} }),
+		fx.Invoke(ensureAPIUser, func(*http.Server) {}),
+	)
+}
+
+func newDatabase(lc fx.Lifecycle, c Config, log *zap.Logger) (*bunstore.DB, error) {
+	db, err := bunstore.Open(c.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	lc.Append(fx.Hook{
+		OnStart: func(ctx context.Context) error {
+			if err := db.Migrate(ctx); err != nil {
+				return err
+			}
+			log.Info("database ready", zap.Bool("postgres", db.Postgres()))
+			return nil
+		},
+		OnStop: func(context.Context) error { return db.Close() },
+	})
+	return db, nil
+}
+
+// ensureAPIUser runs at start, after the migrations (fx starts hooks in the
+// order the constructors ran, and this needs the database).
+func ensureAPIUser(lc fx.Lifecycle, app *application.App, c Config, log *zap.Logger) {
+	lc.Append(fx.Hook{OnStart: func(ctx context.Context) error {
+		key, err := app.EnsureAPIUser(ctx, c.APIUser, c.APIKey)
+		if err != nil {
+			return fmt.Errorf("ensure API user: %w", err)
+		}
+		if key != "" {
+			log.Warn("created API user with a random key; it is shown only this once",
+				zap.String("user", c.APIUser), zap.String("key", key))
+		}
+		return nil
+	}})
+}
+
+func newRegistry() *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return reg
+}
+
+func newHandler(app *application.App, log *zap.Logger, c Config, db *bunstore.DB, reg *prometheus.Registry) (*httpapi.Handler, error) {
+	return httpapi.NewHandler(app, log, httpapi.Config{BaseURL: c.BaseURL}, db.Ping, reg)
+}
+
+func newServer(lc fx.Lifecycle, c Config, h *httpapi.Handler, log *zap.Logger) *http.Server {
+	srv := &http.Server{Addr: c.HTTPAddr, Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	lc.Append(fx.Hook{
+		OnStart: func(context.Context) error {
+			ln, err := net.Listen("tcp", c.HTTPAddr)
+			if err != nil {
+				return err
+			}
+			log.Info("listening", zap.String("addr", ln.Addr().String()))
+			go func() {
+				if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+					log.Error("http server stopped", zap.Error(err))
+				}
+			}()
+			return nil
+		},
+		// Shutdown drains in-flight requests within fx's stop timeout.
+		OnStop: func(ctx context.Context) error { return srv.Shutdown(ctx) },
+	})
+	return srv
+}

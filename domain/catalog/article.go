@@ -1,0 +1,72 @@
+// Package catalog holds the ArticleDetail aggregate: the products the shop
+// pushes in with its own ids, so that stock and orders can refer to them.
+package catalog
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/shopstock/inventory/domain/errs"
+)
+
+// ArticleDetail is one product variant, identified by the shop's id and SKU.
+type ArticleDetail struct {
+	id     int64
+	number string
+	name   string
+}
+
+// NewArticleDetail validates a product pushed in by the shop; id 0 means
+// storage assigns one.
+func NewArticleDetail(id int64, number, name string) (*ArticleDetail, error) {
+	if id < 0 {
+		return nil, errs.InvalidFields(errs.FieldError{Property: "id", Message: "must be positive"})
+	}
+	a := &ArticleDetail{id: id}
+	if err := a.Rename(number, name); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// UnmarshalArticleDetailFromDatabase rebuilds a stored article detail.
+func UnmarshalArticleDetailFromDatabase(id int64, number, name string) *ArticleDetail {
+	return &ArticleDetail{id: id, number: number, name: name}
+}
+
+// Rename sets number and name, all or nothing.
+func (a *ArticleDetail) Rename(number, name string) error {
+	number, name = strings.TrimSpace(number), strings.TrimSpace(name)
+	var fields []errs.FieldError
+	if number == "" {
+		fields = append(fields, errs.FieldError{Property: "number", Message: "must not be empty"})
+	} else if utf8.RuneCountInString(number) > 255 {
+		fields = append(fields, errs.FieldError{Property: "number", Message: "must be at most 255 characters"})
+	}
+	if utf8.RuneCountInString(name) > 255 {
+		fields = append(fields, errs.FieldError{Property: "name", Message: "must be at most 255 characters"})
+	}
+	if len(fields) > 0 {
+		return errs.InvalidFields(fields...)
+	}
+	a.number, a.name = number, name
+	return nil
+}
+
+// ErrStillReferenced is why an article detail with stock or open positions stays.
+var ErrStillReferenced = errs.Invalidf("the article detail still has stock or unshipped order positions")
+
+// CheckDeletable tells whether the product may go.
+func (a *ArticleDetail) CheckDeletable(hasStock, hasUnshippedPositions bool) error {
+	if hasStock || hasUnshippedPositions {
+		return ErrStillReferenced
+	}
+	return nil
+}
+
+// Assign records the id storage gave the product.
+func (a *ArticleDetail) Assign(id int64) { a.id = id }
+
+func (a *ArticleDetail) ID() int64      { return a.id }
+func (a *ArticleDetail) Number() string { return a.number }
+func (a *ArticleDetail) Name() string   { return a.name }

@@ -1,0 +1,112 @@
+package order
+
+import "github.com/shopstock/inventory/domain/errs"
+
+// ShipLine is the stock one position needs to leave the warehouse.
+type ShipLine struct {
+	DetailID        int64
+	ArticleDetailID int64
+	Quantity        int
+}
+
+// PlanFullShipment says what shipping the whole order takes: one line per
+// position that is not cancelled and still has something to ship. The caller
+// clears that stock first and calls ShipFully only when all of it was there,
+// which keeps the full shipment all or nothing. No lines means the order is
+// already fully shipped, and shipping it again is a no-op.
+func (o *Order) PlanFullShipment() ([]ShipLine, error) {
+	if o.status == StatusCancelled {
+		return nil, errs.Invalidf("order %s is cancelled", o.number)
+	}
+	lines := []ShipLine{}
+	for _, d := range o.details {
+		if d.status == DetailCancelled || d.Remaining() <= 0 {
+			continue
+		}
+		lines = append(lines, ShipLine{DetailID: d.id, ArticleDetailID: d.articleDetailID, Quantity: d.Remaining()})
+	}
+	return lines, nil
+}
+
+// ShipFully marks every position that is not cancelled as shipped and
+// Completed, and the order Completely delivered. It reports whether anything
+// changed: false for an order that was already fully shipped, which the
+// caller must leave alone (no ledger entries, no status mail), and false for a
+// cancelled order, which PlanFullShipment has already refused.
+func (o *Order) ShipFully() bool {
+	lines, err := o.PlanFullShipment()
+	if err != nil || len(lines) == 0 {
+		return false
+	}
+	for _, d := range o.details {
+		if d.status == DetailCancelled {
+			continue
+		}
+		d.shipped = d.quantity
+		d.status = DetailCompleted
+	}
+	o.status = StatusCompletelyDelivered
+	return true
+}
+
+// ShipDetail records that quantity more pieces of one position left the
+// warehouse. It checks everything before it changes anything, so an error
+// leaves the order as it was and a batch can go on with its next operation.
+func (o *Order) ShipDetail(detailID int64, quantity int) error {
+	d, ok := o.Detail(detailID)
+	if !ok {
+		return errs.Invalidf("order %s has no order detail %d", o.number, detailID)
+	}
+	if o.status == StatusCancelled {
+		return errs.Invalidf("order %s is cancelled", o.number)
+	}
+	if d.status == DetailCancelled {
+		return errs.Invalidf("order detail %d is cancelled", detailID)
+	}
+	if quantity < 1 {
+		return errs.Invalidf("quantity must be at least 1")
+	}
+	if quantity > d.Remaining() {
+		return errs.Invalidf("quantity %d exceeds the remaining quantity %d of order detail %d", quantity, d.Remaining(), detailID)
+	}
+
+	d.shipped += quantity
+	if d.Remaining() == 0 {
+		d.status = DetailCompleted
+	}
+	o.status = StatusPartiallyDelivered
+	if o.fullyShipped() {
+		o.status = StatusCompletelyDelivered
+	}
+	return nil
+}
+
+// fullyShipped reports whether every position that is not cancelled has
+// shipped its whole quantity.
+func (o *Order) fullyShipped() bool {
+	for _, d := range o.details {
+		if d.status != DetailCancelled && d.Remaining() > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// Outstanding is what the order still has to ship, per article detail: the
+// remaining quantities of positions that are not cancelled. A cancelled order
+// ships nothing, so it holds back no stock and the map is empty. Articles
+// with nothing left to ship are absent. Available stock is physical stock
+// for sale minus the sum of this over all orders.
+func (o *Order) Outstanding() map[int64]int {
+	out := map[int64]int{}
+	if o.status == StatusCancelled {
+		return out
+	}
+	for _, d := range o.details {
+		if d.status == DetailCancelled || d.Remaining() <= 0 {
+			continue
+		}
+		out[d.articleDetailID] += d.Remaining()
+	}
+	return out
+}

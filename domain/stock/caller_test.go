@@ -1,0 +1,51 @@
+package stock
+
+import (
+	"testing"
+
+	"github.com/shopstock/inventory/domain/errs"
+)
+
+// What only a wrong caller produces is a fault of the service (Internal); a
+// bad article id is the client's (Invalid). Neither changes anything.
+func TestUnresolvedInputIsRefused(t *testing.T) {
+	tests := []struct {
+		name string
+		op   func(inv *Inventory) error
+		kind errs.Kind
+	}{
+		{"no article", func(inv *Inventory) error { return inv.Change(0, atA, 1, ref) }, errs.Invalid},
+		{"no article to default", func(inv *Inventory) error { return inv.SetDefault(0, binOf(shelfA), true) }, errs.Invalid},
+		{"no warehouse", func(inv *Inventory) error { return inv.Change(article, Location{}, 1, ref) }, errs.Internal},
+		{"a bin in another warehouse", func(inv *Inventory) error {
+			return inv.Set(article, Location{WarehouseID: wh2, BinLocationID: shelfA}, 1, ref)
+		}, errs.Internal},
+		{"a destination that is not resolved", func(inv *Inventory) error {
+			_, err := inv.Relocate(article, atA, Location{BinLocationID: shelfB}, 1, false, ref)
+			return err
+		}, errs.Internal},
+		{"a warehouse whose unknown bin location is not loaded", func(inv *Inventory) error {
+			return inv.Change(article, Location{WarehouseID: 3}, 1, ref)
+		}, errs.Internal},
+		{"an unresolved bin to default", func(inv *Inventory) error { return inv.SetDefault(article, Bin{Code: "X"}, true) }, errs.Internal},
+		{"a bin in another warehouse to default", func(inv *Inventory) error {
+			return inv.SetDefault(article, Bin{ID: shelfA, WarehouseID: wh2, Code: "A-01"}, true)
+		}, errs.Internal},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			inv := load(t, row{bin: shelfA, stock: 3})
+			before := snap(inv)
+			err := tt.op(inv)
+			if err == nil || errs.KindOf(err) != tt.kind {
+				t.Errorf("want a %v error, got %v", tt.kind, err)
+			}
+			assertUnchanged(t, inv, before)
+		})
+	}
+}
+
+func TestALocationWithoutLabelStillNamesItself(t *testing.T) {
+	eq(t, "warehouse", Location{WarehouseID: 3}.String(), "warehouse 3")
+	eq(t, "bin", Location{WarehouseID: 3, BinLocationID: 9}.String(), "bin location 9 in warehouse 3")
+}

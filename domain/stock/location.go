@@ -1,0 +1,38 @@
+package stock
+
+import "fmt"
+
+// NullBinLocationCode is the code of a warehouse's unknown bin location.
+const NullBinLocationCode = "erp_null_bin_location"
+
+// Bin is a bin location as the default strategy sees it.
+type Bin struct {
+	ID          int64
+	WarehouseID int64
+	Code        string
+	IsNull      bool
+}
+
+// Location is where an operation acts, already resolved by the caller.
+// BinLocationID 0 means the warehouse itself: the default strategy picks the
+// bins. Label names the location in messages, for example
+// `bin location "A-01" in warehouse "WH1"` or `warehouse "WH1"`.
+type Location struct {
+	WarehouseID   int64
+	BinLocationID int64
+	Label         string
+}
+
+// IsWarehouse reports whether the default strategy chooses the bins.
+func (l Location) IsWarehouse() bool { return l.BinLocationID == 0 }
+
+func (l Location) String() string {
+	switch {
+	case l.Label != "":
+		return l.Label
+	case l.IsWarehouse():
+		return fmt.Sprintf("warehouse %d", l.WarehouseID)
+	default:
+		return fmt.Sprintf("bin location %d in warehouse %d", l.BinLocationID, l.WarehouseID)
+	}
+}

@@ -1,0 +1,88 @@
+// Package ports holds the interfaces between the application and the world:
+// what the use cases need (storage, clock, mail) and nothing of how.
+package ports
+
+import (
+	"context"
+	"time"
+
+	"github.com/shopstock/inventory/domain/warehouse"
+)
+
+// UnitOfWork runs use cases against storage.
+type UnitOfWork interface {
+	// Write runs fn in one write transaction that commits when fn returns nil.
+	// Serialization failures and deadlocks are retried, so fn must be
+	// repeatable: it may run more than once and must keep no state outside.
+	Write(ctx context.Context, fn func(ctx context.Context, s Store) error) error
+	// Read runs fn on a read-only view.
+	Read(ctx context.Context, fn func(ctx context.Context, s Store) error) error
+}
+
+// Store hands out the repositories of one transaction.
+type Store interface {
+	Warehouses() WarehouseRepository
+	BinLocations() BinLocationRepository
+	Stock() StockRepository
+	APIUsers() APIUserRepository
+}
+
+// Clock tells the time; the domain never reads it itself.
+type Clock interface{ Now() time.Time }
+
+// WarehouseRepository stores warehouses. Inside Write, Get locks the row.
+type WarehouseRepository interface {
+	// Add stores w together with its unknown bin location and assigns both ids.
+	Add(ctx context.Context, w *warehouse.Warehouse) error
+	Get(ctx context.Context, id int64) (*warehouse.Warehouse, error)
+	Save(ctx context.Context, w *warehouse.Warehouse) error
+	// Delete removes the warehouse and its unknown bin location.
+	Delete(ctx context.Context, id int64) error
+	List(ctx context.Context, q ListQuery) (Page[*warehouse.Warehouse], error)
+	// FindByIDsOrCodes returns the warehouses named by any of ids or codes.
+	FindByIDsOrCodes(ctx context.Context, ids []int64, codes []string) ([]*warehouse.Warehouse, error)
+	// Defaults returns the holders of the default and the default return
+	// shipment flag (nil when there are no warehouses).
+	Defaults(ctx context.Context) (def, defReturn *warehouse.Warehouse, err error)
+	// LockDefaults serialises the writers that move the default flags.
+	LockDefaults(ctx context.Context) error
+	CodeTaken(ctx context.Context, code string, exceptID int64) (bool, error)
+	// HasBinLocations tells whether bins other than the unknown one exist.
+	HasBinLocations(ctx context.Context, id int64) (bool, error)
+}
+
+// BinLocationRef names a bin location by code inside a warehouse.
+type BinLocationRef struct {
+	WarehouseID int64
+	Code        string
+}
+
+// BinLocationRepository stores bin locations. Inside Write, Get locks the row.
+type BinLocationRepository interface {
+	Add(ctx context.Context, b *warehouse.BinLocation) error
+	// AddMissing stores the codes that the warehouse does not have yet and
+	// tells how many it stored.
+	AddMissing(ctx context.Context, warehouseID int64, codes []string) (int, error)
+	Get(ctx context.Context, id int64) (*warehouse.BinLocation, error)
+	Save(ctx context.Context, b *warehouse.BinLocation) error
+	Delete(ctx context.Context, id int64) error
+	List(ctx context.Context, q ListQuery) (Page[*warehouse.BinLocation], error)
+	CodeTaken(ctx context.Context, warehouseID int64, code string, exceptID int64) (bool, error)
+	// Find returns the bin locations named by any of ids or refs.
+	Find(ctx context.Context, ids []int64, refs []BinLocationRef) ([]*warehouse.BinLocation, error)
+}
+
+// APIUser is an account that may call the API; only a hash of its key is kept.
+type APIUser struct {
+	ID      int64
+	Name    string
+	KeyHash string
+}
+
+// APIUserRepository stores API users.
+type APIUserRepository interface {
+	FindByName(ctx context.Context, name string) (*APIUser, error) // nil when unknown
+	Count(ctx context.Context) (int, error)
+	// Upsert creates the user or replaces its key hash.
+	Upsert(ctx context.Context, name, keyHash string) error
+}
