@@ -52,7 +52,7 @@ func order(sel *bun.SelectQuery, q ports.ListQuery, cols columns, idColumn strin
 		}
 		sel = sel.OrderExpr(cols[s.Property] + dir)
 	}
-	return sel.OrderExpr(idColumn+" ASC").Offset(int64(q.Start)).Limit(int64(q.Limit))
+	return sel.OrderExpr(idColumn + " ASC").Offset(int64(q.Start)).Limit(int64(q.Limit))
 }
 
 func condition(col string, typ ports.FieldType, f ports.Filter) (string, []any) {
