@@ -23,7 +23,12 @@ type UnitOfWork interface {
 type Store interface {
 	Warehouses() WarehouseRepository
 	BinLocations() BinLocationRepository
+	ArticleDetails() ArticleDetailRepository
 	Stock() StockRepository
+	Ledger() LedgerRepository
+	Idempotency() IdempotencyStore
+	Orders() OrderRepository
+	Outbox() OutboxRepository
 	APIUsers() APIUserRepository
 }
 

@@ -10,7 +10,7 @@ import (
 )
 
 type mappingRow struct {
-	bun.BaseModel `bun:"table:stock_mappings"`
+	bun.BaseModel `bun:"table:stock_mappings,alias:m"`
 
 	ID              int64      `bun:"id,pk,autoincrement"`
 	BinLocationID   int64      `bun:"bin_location_id"`

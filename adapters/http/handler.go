@@ -85,6 +85,9 @@ func (h *Handler) routes() {
 	h.api("GET /api/binLocations/{id}", h.getBinLocation)
 	h.api("PUT /api/binLocations/{id}", h.updateBinLocation)
 	h.api("DELETE /api/binLocations/{id}", h.deleteBinLocation)
+
+	h.stockRoutes()
+	h.articleRoutes()
 }
 
 // api registers an authenticated route whose handler reports failures as

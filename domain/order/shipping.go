@@ -53,6 +53,25 @@ func (o *Order) ShipFully() bool {
 // warehouse. It checks everything before it changes anything, so an error
 // leaves the order as it was and a batch can go on with its next operation.
 func (o *Order) ShipDetail(detailID int64, quantity int) error {
+	if err := o.CanShipDetail(detailID, quantity); err != nil {
+		return err
+	}
+	d, _ := o.Detail(detailID)
+	d.shipped += quantity
+	if d.Remaining() == 0 {
+		d.status = DetailCompleted
+	}
+	o.status = StatusPartiallyDelivered
+	if o.fullyShipped() {
+		o.status = StatusCompletelyDelivered
+	}
+	return nil
+}
+
+// CanShipDetail tells whether ShipDetail would accept the shipment, without
+// changing anything, so that a use case can check the order before it moves
+// stock and apply the shipment after.
+func (o *Order) CanShipDetail(detailID int64, quantity int) error {
 	d, ok := o.Detail(detailID)
 	if !ok {
 		return errs.Invalidf("order %s has no order detail %d", o.number, detailID)
@@ -68,15 +87,6 @@ func (o *Order) ShipDetail(detailID int64, quantity int) error {
 	}
 	if quantity > d.Remaining() {
 		return errs.Invalidf("quantity %d exceeds the remaining quantity %d of order detail %d", quantity, d.Remaining(), detailID)
-	}
-
-	d.shipped += quantity
-	if d.Remaining() == 0 {
-		d.status = DetailCompleted
-	}
-	o.status = StatusPartiallyDelivered
-	if o.fullyShipped() {
-		o.status = StatusCompletelyDelivered
 	}
 	return nil
 }

@@ -1,0 +1,123 @@
+package bunstore
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/uptrace/bun"
+
+	"github.com/shopstock/inventory/domain/catalog"
+	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/ports"
+)
+
+type articleRow struct {
+	bun.BaseModel `bun:"table:article_details,alias:a"`
+
+	ID     int64  `bun:"id,pk"`
+	Number string `bun:"number"`
+	Name   string `bun:"name"`
+}
+
+var articleColumns = columns{
+	"articleDetail.id": "a.id", "articleDetail.number": "a.number", "articleDetail.name": "a.name",
+}
+
+type articles struct{ s *store }
+
+func (s *store) ArticleDetails() ports.ArticleDetailRepository { return articles{s} }
+
+// nextID hands out max(id)+1 for rows whose ids the shop may also choose;
+// on PostgreSQL an advisory lock keeps two writers from taking the same one.
+func nextID(ctx context.Context, s *store, table string, lockKey int) (int64, error) {
+	if s.db.postgres {
+		if _, err := s.idb.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", lockKey); err != nil {
+			return 0, err
+		}
+	}
+	var id int64
+	err := s.idb.NewSelect().ColumnExpr("COALESCE(MAX(id), 0) + 1").TableExpr(table).Scan(ctx, &id)
+	return id, err
+}
+
+func (r articles) Add(ctx context.Context, a *catalog.ArticleDetail) error {
+	id := a.ID()
+	if id == 0 {
+		var err error
+		if id, err = nextID(ctx, r.s, "article_details", 7263003); err != nil {
+			return err
+		}
+	}
+	row := &articleRow{ID: id, Number: a.Number(), Name: a.Name()}
+	if _, err := r.s.idb.NewInsert().Model(row).Exec(ctx); err != nil {
+		return r.duplicate(err, row)
+	}
+	a.Assign(id)
+	return nil
+}
+
+func (r articles) duplicate(err error, row *articleRow) error {
+	if isUniqueViolation(err) {
+		return errs.Invalidf("an article detail with id %d or number %q already exists", row.ID, row.Number)
+	}
+	return err
+}
+
+func (r articles) Get(ctx context.Context, id int64) (*catalog.ArticleDetail, error) {
+	row := new(articleRow)
+	if err := r.s.idb.NewSelect().Model(row).Where("id = ?", id).Scan(ctx); err != nil {
+		return nil, notFound(err, "article detail %d not found", id)
+	}
+	return catalog.UnmarshalArticleDetailFromDatabase(row.ID, row.Number, row.Name), nil
+}
+
+func (r articles) Save(ctx context.Context, a *catalog.ArticleDetail) error {
+	row := &articleRow{ID: a.ID(), Number: a.Number(), Name: a.Name()}
+	_, err := r.s.idb.NewUpdate().Model(row).WherePK().Exec(ctx)
+	return r.duplicate(err, row)
+}
+
+func (r articles) Delete(ctx context.Context, id int64) error {
+	_, err := r.s.idb.NewDelete().Table("article_details").Where("id = ?", id).Exec(ctx)
+	return err
+}
+
+func (r articles) List(ctx context.Context, q ports.ListQuery) (ports.Page[*catalog.ArticleDetail], error) {
+	var rows []articleRow
+	total, err := page(ctx, r.s.idb, &rows, q, articleColumns, ports.ArticleDetailFields, "a.id",
+		func(s *bun.SelectQuery) *bun.SelectQuery { return s })
+	out := ports.Page[*catalog.ArticleDetail]{Total: total, Items: make([]*catalog.ArticleDetail, len(rows))}
+	for i, row := range rows {
+		out.Items[i] = catalog.UnmarshalArticleDetailFromDatabase(row.ID, row.Number, row.Name)
+	}
+	return out, err
+}
+
+func (r articles) IDTaken(ctx context.Context, id int64) (bool, error) {
+	return r.s.idb.NewSelect().Table("article_details").Where("id = ?", id).Exists(ctx)
+}
+
+func (r articles) NumberTaken(ctx context.Context, number string, exceptID int64) (bool, error) {
+	return r.s.idb.NewSelect().Table("article_details").Where("number = ? AND id <> ?", number, exceptID).Exists(ctx)
+}
+
+func (r articles) Lock(ctx context.Context, ids []int64) (map[int64]bool, error) {
+	found := make(map[int64]bool, len(ids))
+	if len(ids) == 0 {
+		return found, nil
+	}
+	var got []int64
+	q := r.s.idb.NewSelect().Table("article_details").Column("id").Where("id IN (?)", bun.In(ids)).OrderExpr("id")
+	if r.s.write && r.s.db.postgres {
+		// NO KEY UPDATE excludes other stock writers but not the key-share
+		// locks that inserting rows referencing the product takes.
+		q = q.For("NO KEY UPDATE")
+	}
+	if err := q.Scan(ctx, &got); err != nil {
+		return nil, fmt.Errorf("lock article details: %w", err)
+	}
+	for _, id := range got {
+		found[id] = true
+	}
+	return found, nil
+}

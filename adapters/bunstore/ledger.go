@@ -1,0 +1,96 @@
+package bunstore
+
+import (
+	"context"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/shopstock/inventory/domain/stock"
+	"github.com/shopstock/inventory/ports"
+)
+
+type ledgerRow struct {
+	bun.BaseModel `bun:"table:stock_ledger_entries,alias:l"`
+
+	ID              int64     `bun:"id,pk,autoincrement"`
+	ArticleDetailID int64     `bun:"article_detail_id"`
+	WarehouseID     int64     `bun:"warehouse_id"`
+	BinLocationID   int64     `bun:"bin_location_id"`
+	Type            string    `bun:"type"`
+	Quantity        int       `bun:"quantity"`
+	StockAfter      int       `bun:"stock_after"`
+	IdempotencyKey  *string   `bun:"idempotency_key"`
+	OperationID     *string   `bun:"operation_id"`
+	OrderID         *int64    `bun:"order_id"`
+	OrderDetailID   *int64    `bun:"order_detail_id"`
+	User            string    `bun:"user_name"`
+	CreatedAt       time.Time `bun:"created_at"`
+}
+
+var ledgerColumns = columns{
+	"stockLedgerEntry.id": "l.id", "stockLedgerEntry.articleDetailId": "l.article_detail_id",
+	"stockLedgerEntry.warehouseId": "l.warehouse_id", "stockLedgerEntry.binLocationId": "l.bin_location_id",
+	"stockLedgerEntry.type": "l.type", "stockLedgerEntry.quantity": "l.quantity",
+	"stockLedgerEntry.stockAfter": "l.stock_after", "stockLedgerEntry.idempotencyKey": "l.idempotency_key",
+	"stockLedgerEntry.orderId": "l.order_id", "stockLedgerEntry.orderDetailId": "l.order_detail_id",
+	"stockLedgerEntry.user": "l.user_name", "stockLedgerEntry.createdAt": "l.created_at",
+}
+
+type ledger struct{ s *store }
+
+func (s *store) Ledger() ports.LedgerRepository { return ledger{s} }
+
+func optional[T comparable](v T) *T {
+	var zero T
+	if v == zero {
+		return nil
+	}
+	return &v
+}
+
+func (r ledger) Append(ctx context.Context, entries []stock.LedgerEntry) error {
+	if len(entries) == 0 {
+		return nil
+	}
+	rows := make([]ledgerRow, len(entries))
+	for i, e := range entries {
+		rows[i] = ledgerRow{
+			ArticleDetailID: e.ArticleDetailID, WarehouseID: e.WarehouseID, BinLocationID: e.BinLocationID,
+			Type: string(e.Type), Quantity: e.Quantity, StockAfter: e.StockAfter,
+			IdempotencyKey: optional(e.Ref.IdempotencyKey), OperationID: optional(e.Ref.OperationID),
+			OrderID: optional(e.Ref.OrderID), OrderDetailID: optional(e.Ref.OrderDetailID),
+			User: e.Ref.User, CreatedAt: e.CreatedAt.UTC(),
+		}
+	}
+	_, err := r.s.idb.NewInsert().Model(&rows).ExcludeColumn("id").Exec(ctx)
+	return err
+}
+
+func (r ledger) List(ctx context.Context, q ports.ListQuery) (ports.Page[ports.LedgerRecord], error) {
+	var rows []ledgerRow
+	total, err := page(ctx, r.s.idb, &rows, q, ledgerColumns, ports.StockLedgerEntryFields, "l.id",
+		func(s *bun.SelectQuery) *bun.SelectQuery { return s })
+	out := ports.Page[ports.LedgerRecord]{Total: total, Items: make([]ports.LedgerRecord, len(rows))}
+	for i, row := range rows {
+		e := stock.LedgerEntry{
+			ArticleDetailID: row.ArticleDetailID, WarehouseID: row.WarehouseID, BinLocationID: row.BinLocationID,
+			Type: stock.EntryType(row.Type), Quantity: row.Quantity, StockAfter: row.StockAfter,
+			Ref: stock.Reference{User: row.User}, CreatedAt: row.CreatedAt.UTC(),
+		}
+		if row.IdempotencyKey != nil {
+			e.Ref.IdempotencyKey = *row.IdempotencyKey
+		}
+		if row.OperationID != nil {
+			e.Ref.OperationID = *row.OperationID
+		}
+		if row.OrderID != nil {
+			e.Ref.OrderID = *row.OrderID
+		}
+		if row.OrderDetailID != nil {
+			e.Ref.OrderDetailID = *row.OrderDetailID
+		}
+		out.Items[i] = ports.LedgerRecord{ID: row.ID, LedgerEntry: e}
+	}
+	return out, err
+}

@@ -1,0 +1,230 @@
+package bunstore
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/uptrace/bun"
+
+	"github.com/shopstock/inventory/domain/errs"
+	domorder "github.com/shopstock/inventory/domain/order"
+	"github.com/shopstock/inventory/ports"
+)
+
+type orderRow struct {
+	bun.BaseModel `bun:"table:orders,alias:o"`
+
+	ID            int64  `bun:"id,pk"`
+	Number        string `bun:"number"`
+	Status        string `bun:"status"`
+	CustomerEmail string `bun:"customer_email"`
+}
+
+type orderDetailRow struct {
+	bun.BaseModel `bun:"table:order_details,alias:od"`
+
+	ID              int64  `bun:"id,pk"`
+	OrderID         int64  `bun:"order_id"`
+	Position        int    `bun:"position"`
+	ArticleDetailID int64  `bun:"article_detail_id"`
+	Quantity        int    `bun:"quantity"`
+	Shipped         int    `bun:"shipped"`
+	Status          string `bun:"status"`
+}
+
+var orderColumns = columns{
+	"order.id": "o.id", "order.number": "o.number", "order.status": "o.status",
+	"order.customerEmail": "o.customer_email",
+}
+
+// Advisory lock keys of the id generators (see nextID).
+const (
+	orderIDLock       = 7263004
+	orderDetailIDLock = 7263005
+)
+
+type orders struct{ s *store }
+
+func (s *store) Orders() ports.OrderRepository { return orders{s} }
+
+func (r orders) Add(ctx context.Context, o *domorder.Order) error {
+	id := o.ID()
+	if id == 0 {
+		var err error
+		if id, err = nextID(ctx, r.s, "orders", orderIDLock); err != nil {
+			return err
+		}
+	}
+	details := o.Details()
+	detailIDs := make([]int64, len(details))
+	var next int64
+	for i, d := range details {
+		detailIDs[i] = d.ID()
+		if d.ID() != 0 {
+			continue
+		}
+		if next == 0 {
+			var err error
+			if next, err = nextID(ctx, r.s, "order_details", orderDetailIDLock); err != nil {
+				return err
+			}
+			// Stay clear of the ids the client chose for this order's
+			// other positions, which are not stored yet.
+			for _, other := range details {
+				next = max(next, other.ID()+1)
+			}
+		}
+		detailIDs[i] = next
+		next++
+	}
+
+	row := &orderRow{ID: id, Number: o.Number(), Status: string(o.Status()), CustomerEmail: o.CustomerEmail()}
+	if _, err := r.s.idb.NewInsert().Model(row).Exec(ctx); err != nil {
+		if isUniqueViolation(err) {
+			return errs.Invalidf("an order with id %d or number %q already exists", id, o.Number())
+		}
+		return err
+	}
+	rows := make([]orderDetailRow, len(details))
+	for i, d := range details {
+		rows[i] = orderDetailRow{
+			ID: detailIDs[i], OrderID: id, Position: i, ArticleDetailID: d.ArticleDetailID(),
+			Quantity: d.Quantity(), Shipped: d.Shipped(), Status: string(d.Status()),
+		}
+	}
+	if _, err := r.s.idb.NewInsert().Model(&rows).Exec(ctx); err != nil {
+		if isUniqueViolation(err) {
+			return errs.Invalidf("an order detail with one of the ids %v already exists", detailIDs)
+		}
+		return err
+	}
+	return o.AssignIDs(id, detailIDs)
+}
+
+func (r orders) Get(ctx context.Context, id int64) (*domorder.Order, error) {
+	return r.one(ctx, "id = ?", id, fmt.Sprintf("order %d not found", id))
+}
+
+func (r orders) GetByNumber(ctx context.Context, number string) (*domorder.Order, error) {
+	return r.one(ctx, "number = ?", number, fmt.Sprintf("order %q not found", number))
+}
+
+func (r orders) one(ctx context.Context, where string, arg any, missing string) (*domorder.Order, error) {
+	var rows []orderRow
+	if err := r.s.forUpdate(r.s.idb.NewSelect().Model(&rows).Where(where, arg)).Scan(ctx); err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return nil, errs.NotFoundf("%s", missing)
+	}
+	out, err := r.withDetails(ctx, rows)
+	if err != nil {
+		return nil, err
+	}
+	return out[0], nil
+}
+
+// withDetails loads the positions of the order rows in one query.
+func (r orders) withDetails(ctx context.Context, rows []orderRow) ([]*domorder.Order, error) {
+	if len(rows) == 0 {
+		return []*domorder.Order{}, nil
+	}
+	ids := make([]int64, len(rows))
+	for i, row := range rows {
+		ids[i] = row.ID
+	}
+	var details []orderDetailRow
+	if err := r.s.idb.NewSelect().Model(&details).Where("order_id IN (?)", bun.In(ids)).
+		OrderExpr("order_id, position, id").Scan(ctx); err != nil {
+		return nil, err
+	}
+	byOrder := make(map[int64][]domorder.DetailRecord, len(rows))
+	for _, d := range details {
+		byOrder[d.OrderID] = append(byOrder[d.OrderID], domorder.DetailRecord{
+			ID: d.ID, ArticleDetailID: d.ArticleDetailID, Quantity: d.Quantity, Shipped: d.Shipped, Status: d.Status,
+		})
+	}
+	out := make([]*domorder.Order, len(rows))
+	for i, row := range rows {
+		o, err := domorder.UnmarshalOrderFromDatabase(row.ID, row.Number, row.CustomerEmail, row.Status, byOrder[row.ID])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = o
+	}
+	return out, nil
+}
+
+func (r orders) Save(ctx context.Context, o *domorder.Order) error {
+	if _, err := r.s.idb.NewUpdate().Table("orders").Set("status = ?", string(o.Status())).
+		Where("id = ?", o.ID()).Exec(ctx); err != nil {
+		return err
+	}
+	for _, d := range o.Details() {
+		if _, err := r.s.idb.NewUpdate().Table("order_details").
+			Set("shipped = ?", d.Shipped()).Set("status = ?", string(d.Status())).
+			Where("id = ? AND order_id = ?", d.ID(), o.ID()).Exec(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r orders) List(ctx context.Context, q ports.ListQuery) (ports.Page[*domorder.Order], error) {
+	var rows []orderRow
+	total, err := page(ctx, r.s.idb, &rows, q, orderColumns, ports.OrderFields, "o.id",
+		func(s *bun.SelectQuery) *bun.SelectQuery { return s })
+	if err != nil {
+		return ports.Page[*domorder.Order]{}, err
+	}
+	items, err := r.withDetails(ctx, rows)
+	return ports.Page[*domorder.Order]{Total: total, Items: items}, err
+}
+
+func (r orders) IDTaken(ctx context.Context, id int64) (bool, error) {
+	return r.s.idb.NewSelect().Table("orders").Where("id = ?", id).Exists(ctx)
+}
+
+func (r orders) NumberTaken(ctx context.Context, number string) (bool, error) {
+	return r.s.idb.NewSelect().Table("orders").Where("number = ?", number).Exists(ctx)
+}
+
+func (r orders) DetailIDsTaken(ctx context.Context, ids []int64) ([]int64, error) {
+	taken := []int64{}
+	if len(ids) == 0 {
+		return taken, nil
+	}
+	err := r.s.idb.NewSelect().Table("order_details").Column("id").
+		Where("id IN (?)", bun.In(ids)).OrderExpr("id").Scan(ctx, &taken)
+	return taken, err
+}
+
+func (r orders) ByDetailIDs(ctx context.Context, detailIDs []int64) ([]*domorder.Order, error) {
+	if len(detailIDs) == 0 {
+		return []*domorder.Order{}, nil
+	}
+	ids := slices.Clone(detailIDs)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	var rows []orderRow
+	sub := r.s.idb.NewSelect().Table("order_details").Column("order_id").Where("id IN (?)", bun.In(ids))
+	sel := r.s.idb.NewSelect().Model(&rows).Where("o.id IN (?)", sub).OrderExpr("o.id")
+	if err := r.s.forUpdate(sel).Scan(ctx); err != nil {
+		return nil, err
+	}
+	return r.withDetails(ctx, rows)
+}
+
+func (r orders) Outstanding(ctx context.Context, articleDetailID int64) (int, error) {
+	var n int
+	err := r.s.idb.NewSelect().TableExpr("order_details AS od").
+		Join("JOIN orders AS o ON o.id = od.order_id").
+		ColumnExpr("COALESCE(SUM(od.quantity - od.shipped), 0)").
+		Where("od.article_detail_id = ?", articleDetailID).
+		Where("od.status <> ?", string(domorder.DetailCancelled)).
+		Where("o.status <> ?", string(domorder.StatusCancelled)).
+		Where("od.quantity > od.shipped").
+		Scan(ctx, &n)
+	return n, err
+}

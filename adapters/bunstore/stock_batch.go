@@ -1,0 +1,276 @@
+package bunstore
+
+import (
+	"context"
+	"time"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+
+	"github.com/shopstock/inventory/domain/stock"
+	"github.com/shopstock/inventory/ports"
+)
+
+type locatedBinRow struct {
+	ID                int64  `bun:"id"`
+	WarehouseID       int64  `bun:"warehouse_id"`
+	Code              string `bun:"code"`
+	WarehouseCode     string `bun:"warehouse_code"`
+	NullBinLocationID int64  `bun:"null_bin_location_id"`
+}
+
+func (r stockMappings) Locations(ctx context.Context, wants ports.LocationWants) ([]stock.KnownWarehouse, []stock.Bin, error) {
+	seen := map[int64]bool{}
+	var warehouses []stock.KnownWarehouse
+	addWarehouse := func(w stock.KnownWarehouse) {
+		if !seen[w.ID] {
+			seen[w.ID] = true
+			warehouses = append(warehouses, w)
+		}
+	}
+	if len(wants.WarehouseIDs) > 0 || len(wants.WarehouseCodes) > 0 {
+		var rows []warehouseRow
+		q := r.s.idb.NewSelect().Model(&rows).Column("id", "code", "null_bin_location_id")
+		if len(wants.WarehouseIDs) > 0 {
+			q = q.WhereOr("id IN (?)", bun.In(wants.WarehouseIDs))
+		}
+		if len(wants.WarehouseCodes) > 0 {
+			q = q.WhereOr("code IN (?)", bun.In(wants.WarehouseCodes))
+		}
+		if err := q.Scan(ctx); err != nil {
+			return nil, nil, err
+		}
+		for _, w := range rows {
+			addWarehouse(stock.KnownWarehouse{ID: w.ID, Code: w.Code, NullBinLocationID: w.NullBinLocationID})
+		}
+	}
+	if len(wants.BinIDs) == 0 && len(wants.BinCodes) == 0 {
+		return warehouses, nil, nil
+	}
+	var byID, byCode [][]any
+	for _, b := range wants.BinCodes {
+		if b.WarehouseID != 0 {
+			byID = append(byID, []any{b.WarehouseID, b.Code})
+		} else {
+			byCode = append(byCode, []any{b.WarehouseCode, b.Code})
+		}
+	}
+	var rows []locatedBinRow
+	q := r.s.idb.NewSelect().TableExpr("bin_locations AS b").Join("JOIN warehouses AS w ON w.id = b.warehouse_id").
+		ColumnExpr("b.id, b.warehouse_id, b.code, w.code AS warehouse_code, w.null_bin_location_id")
+	if len(wants.BinIDs) > 0 {
+		q = q.WhereOr("b.id IN (?)", bun.In(wants.BinIDs))
+	}
+	if len(byID) > 0 {
+		q = q.WhereOr("(b.warehouse_id, b.code) IN (?)", bun.In(byID))
+	}
+	if len(byCode) > 0 {
+		q = q.WhereOr("(w.code, b.code) IN (?)", bun.In(byCode))
+	}
+	if r.s.write && r.s.db.postgres {
+		// A bin location deleted while the batch runs would break the
+		// mapping's foreign key; the share lock makes the delete wait.
+		q = q.For("SHARE OF b")
+	}
+	if err := q.Scan(ctx, &rows); err != nil {
+		return nil, nil, err
+	}
+	bins := make([]stock.Bin, len(rows))
+	for i, b := range rows {
+		bins[i] = stock.Bin{ID: b.ID, WarehouseID: b.WarehouseID, Code: b.Code, IsNull: b.Code == stock.NullBinLocationCode}
+		addWarehouse(stock.KnownWarehouse{ID: b.WarehouseID, Code: b.WarehouseCode, NullBinLocationID: b.NullBinLocationID})
+	}
+	return warehouses, bins, nil
+}
+
+type lockedMappingRow struct {
+	mappingRow `bun:",extend"`
+	BinCode    string `bun:"bin_code"`
+}
+
+func (r stockMappings) LockMappings(ctx context.Context, wants ports.MappingWants) ([]*stock.Mapping, []stock.Bin, error) {
+	if len(wants.InWarehouse) == 0 && len(wants.OnBin) == 0 {
+		return nil, nil, nil
+	}
+	var rows []lockedMappingRow
+	q := r.s.idb.NewSelect().Model(&rows).ModelTableExpr("stock_mappings AS m").
+		ColumnExpr("m.*, b.code AS bin_code").Join("JOIN bin_locations AS b ON b.id = m.bin_location_id")
+	if r.s.db.postgres {
+		// unnest joins keep the planner on the (article, warehouse) and
+		// (bin, article) indexes for any number of pairs.
+		var sub []string
+		var args []any
+		if len(wants.InWarehouse) > 0 {
+			a, w := make([]int64, len(wants.InWarehouse)), make([]int64, len(wants.InWarehouse))
+			for i, p := range wants.InWarehouse {
+				a[i], w[i] = p.ArticleDetailID, p.WarehouseID
+			}
+			sub = append(sub, "SELECT x.id FROM unnest(?::bigint[], ?::bigint[]) AS p(a, w) JOIN stock_mappings AS x ON x.article_detail_id = p.a AND x.warehouse_id = p.w")
+			args = append(args, pgdialect.Array(a), pgdialect.Array(w))
+		}
+		if len(wants.OnBin) > 0 {
+			a, b := make([]int64, len(wants.OnBin)), make([]int64, len(wants.OnBin))
+			for i, p := range wants.OnBin {
+				a[i], b[i] = p.ArticleDetailID, p.BinLocationID
+			}
+			sub = append(sub, "SELECT y.id FROM unnest(?::bigint[], ?::bigint[]) AS p(a, b) JOIN stock_mappings AS y ON y.bin_location_id = p.b AND y.article_detail_id = p.a")
+			args = append(args, pgdialect.Array(a), pgdialect.Array(b))
+		}
+		q = q.Where("m.id IN ("+joinUnion(sub)+")", args...)
+		if r.s.write {
+			q = q.For("UPDATE OF m")
+		}
+	} else {
+		if len(wants.InWarehouse) > 0 {
+			pairs := make([][]any, len(wants.InWarehouse))
+			for i, p := range wants.InWarehouse {
+				pairs[i] = []any{p.ArticleDetailID, p.WarehouseID}
+			}
+			q = q.WhereOr("(m.article_detail_id, m.warehouse_id) IN (?)", bun.In(pairs))
+		}
+		if len(wants.OnBin) > 0 {
+			pairs := make([][]any, len(wants.OnBin))
+			for i, p := range wants.OnBin {
+				pairs[i] = []any{p.BinLocationID, p.ArticleDetailID}
+			}
+			q = q.WhereOr("(m.bin_location_id, m.article_detail_id) IN (?)", bun.In(pairs))
+		}
+	}
+	if err := q.OrderExpr("m.id").Scan(ctx); err != nil {
+		return nil, nil, err
+	}
+	mappings := make([]*stock.Mapping, len(rows))
+	bins := make([]stock.Bin, 0, len(rows))
+	for i, row := range rows {
+		m, err := stock.UnmarshalMappingFromDatabase(row.ID, row.BinLocationID, row.WarehouseID, row.ArticleDetailID,
+			row.Stock, row.ReservedStock, row.IsDefault, row.LastStockTake)
+		if err != nil {
+			return nil, nil, err
+		}
+		mappings[i] = m
+		bins = append(bins, stock.Bin{ID: row.BinLocationID, WarehouseID: row.WarehouseID, Code: row.BinCode, IsNull: row.BinCode == stock.NullBinLocationCode})
+	}
+	return mappings, bins, nil
+}
+
+func joinUnion(parts []string) string {
+	out := ""
+	for i, p := range parts {
+		if i > 0 {
+			out += " UNION ALL "
+		}
+		out += p
+	}
+	return out
+}
+
+func toMappingRow(m *stock.Mapping) mappingRow {
+	row := mappingRow{
+		ID: m.ID(), BinLocationID: m.BinLocationID(), WarehouseID: m.WarehouseID(), ArticleDetailID: m.ArticleDetailID(),
+		Stock: m.Stock(), ReservedStock: m.ReservedStock(), IsDefault: m.IsDefault(),
+	}
+	if t := m.LastStockTake(); t != nil {
+		u := t.UTC()
+		row.LastStockTake = &u
+	}
+	return row
+}
+
+// Apply deletes, updates and inserts in three statements at most.
+func (r stockMappings) Apply(ctx context.Context, upserted, removed []*stock.Mapping) error {
+	if len(removed) > 0 {
+		ids := make([]int64, len(removed))
+		for i, m := range removed {
+			ids[i] = m.ID()
+		}
+		if _, err := r.s.idb.NewDelete().Table("stock_mappings").Where("id IN (?)", bun.In(ids)).Exec(ctx); err != nil {
+			return err
+		}
+	}
+	var updates, inserts []mappingRow
+	for _, m := range upserted {
+		if m.ID() == 0 {
+			inserts = append(inserts, toMappingRow(m))
+		} else {
+			updates = append(updates, toMappingRow(m))
+		}
+	}
+	// One default per product and warehouse is a unique index checked row
+	// by row, so a default that moves is cleared before it is set.
+	var cleared, rest []mappingRow
+	for _, u := range updates {
+		if u.IsDefault {
+			rest = append(rest, u)
+		} else {
+			cleared = append(cleared, u)
+		}
+	}
+	if len(rest) == 0 || len(cleared) == 0 {
+		cleared, rest = updates, nil
+	}
+	for _, group := range [][]mappingRow{cleared, rest} {
+		if len(group) > 0 {
+			if err := r.update(ctx, group); err != nil {
+				return err
+			}
+		}
+	}
+	if len(inserts) > 0 {
+		if _, err := r.s.idb.NewInsert().Model(&inserts).ExcludeColumn("id").Exec(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r stockMappings) update(ctx context.Context, rows []mappingRow) error {
+	if r.s.db.postgres {
+		ids, stocks, reserved := make([]int64, len(rows)), make([]int64, len(rows)), make([]int64, len(rows))
+		defaults, takes := make([]bool, len(rows)), make([]*time.Time, len(rows))
+		for i, row := range rows {
+			ids[i], stocks[i], reserved[i], defaults[i], takes[i] = row.ID, int64(row.Stock), int64(row.ReservedStock), row.IsDefault, row.LastStockTake
+		}
+		// The unnest row source is small and the join goes through the
+		// primary key, so each row is one index lookup.
+		_, err := r.s.idb.ExecContext(ctx, `UPDATE stock_mappings AS m
+SET stock = v.stock, reserved_stock = v.reserved, is_default = v.is_default, last_stock_take = v.take
+FROM unnest(?::bigint[], ?::int[], ?::int[], ?::boolean[], ?::timestamptz[]) AS v(id, stock, reserved, is_default, take)
+WHERE m.id = v.id`, pgdialect.Array(ids), pgdialect.Array(stocks), pgdialect.Array(reserved), pgdialect.Array(defaults), pgdialect.Array(takes))
+		return err
+	}
+	values := r.s.idb.NewValues(&rows)
+	_, err := r.s.idb.NewUpdate().With("_data", values).Model(&rows).TableExpr("_data").
+		Set("stock = _data.stock").Set("reserved_stock = _data.reserved_stock").
+		Set("is_default = _data.is_default").Set("last_stock_take = _data.last_stock_take").
+		Where("m.id = _data.id").Exec(ctx)
+	return err
+}
+
+func (r stockMappings) ArticleStock(ctx context.Context, articleDetailID int64) ([]ports.WarehouseStock, error) {
+	var rows []struct {
+		WarehouseID           int64  `bun:"warehouse_id"`
+		WarehouseCode         string `bun:"warehouse_code"`
+		StockAvailableForSale bool   `bun:"stock_available_for_sale"`
+		Stock                 int    `bun:"stock"`
+		ReservedStock         int    `bun:"reserved_stock"`
+	}
+	err := r.s.idb.NewSelect().TableExpr("stock_mappings AS m").Join("JOIN warehouses AS w ON w.id = m.warehouse_id").
+		ColumnExpr("m.warehouse_id, w.code AS warehouse_code, w.stock_available_for_sale").
+		ColumnExpr("SUM(m.stock) AS stock, SUM(m.reserved_stock) AS reserved_stock").
+		Where("m.article_detail_id = ?", articleDetailID).
+		GroupExpr("m.warehouse_id, w.code, w.stock_available_for_sale").OrderExpr("m.warehouse_id").Scan(ctx, &rows)
+	out := make([]ports.WarehouseStock, len(rows))
+	for i, row := range rows {
+		out[i] = ports.WarehouseStock(row)
+	}
+	return out, err
+}
+
+func (r stockMappings) ArticleHasStock(ctx context.Context, articleDetailID int64) (bool, error) {
+	return r.s.idb.NewSelect().Table("stock_mappings").Where("article_detail_id = ? AND stock > 0", articleDetailID).Exists(ctx)
+}
+
+func (r stockMappings) RemoveEmpty(ctx context.Context, articleDetailID int64) error {
+	_, err := r.s.idb.NewDelete().Table("stock_mappings").Where("article_detail_id = ? AND stock = 0 AND reserved_stock = 0", articleDetailID).Exec(ctx)
+	return err
+}

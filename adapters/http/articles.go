@@ -1,0 +1,233 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/shopstock/inventory/ports"
+)
+
+type articleJSON struct {
+	ID     int64  `json:"id"`
+	Number string `json:"number"`
+	Name   string `json:"name"`
+}
+
+type warehouseStockJSON struct {
+	WarehouseID   int64  `json:"warehouseId"`
+	WarehouseCode string `json:"warehouseCode"`
+	Stock         int    `json:"stock"`
+	ReservedStock int    `json:"reservedStock"`
+}
+
+type articleDetailJSON struct {
+	articleJSON
+	PhysicalStock        int                  `json:"physicalStock"`
+	PhysicalStockForSale int                  `json:"physicalStockForSale"`
+	ReservedStock        int                  `json:"reservedStock"`
+	AvailableStock       int                  `json:"availableStock"`
+	WarehouseStocks      []warehouseStockJSON `json:"warehouseStocks"`
+}
+
+type articleCreateBody struct {
+	ID     int64  `json:"id" validate:"gte=0"`
+	Number string `json:"number" validate:"required,max=255"`
+	Name   string `json:"name" validate:"max=255"`
+}
+
+type articleUpdateBody struct {
+	Number *string `json:"number" validate:"omitempty,max=255"`
+	Name   *string `json:"name" validate:"omitempty,max=255"`
+}
+
+var articleReadOnly = []string{"id", "physicalStock", "physicalStockForSale", "reservedStock", "availableStock", "warehouseStocks"}
+
+func (h *Handler) articleRoutes() {
+	h.api("GET /api/articleDetails", h.listArticles)
+	h.api("POST /api/articleDetails", h.createArticle)
+	h.api("GET /api/articleDetails/{id}", h.getArticle)
+	h.api("PUT /api/articleDetails/{id}", h.updateArticle)
+	h.api("DELETE /api/articleDetails/{id}", h.deleteArticle)
+	h.api("PUT /api/binLocations/{id}/articleDetails/{articleDetailId}", h.setDefaultMapping)
+	h.api("GET /api/stockLedgerEntries", h.listLedger)
+}
+
+func (h *Handler) listArticles(w http.ResponseWriter, r *http.Request) error {
+	q, err := parseList(r.URL.Query(), ports.ArticleDetailFields)
+	if err != nil {
+		return err
+	}
+	p, err := h.app.ArticleDetails(r.Context(), q)
+	if err != nil {
+		return err
+	}
+	data := make([]articleJSON, len(p.Items))
+	for i, a := range p.Items {
+		data[i] = articleJSON{ID: a.ID(), Number: a.Number(), Name: a.Name()}
+	}
+	writeJSON(w, http.StatusOK, listBody[articleJSON]{Success: true, Total: p.Total, Data: data})
+	return nil
+}
+
+func (h *Handler) getArticle(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id", "article detail")
+	if err != nil {
+		return err
+	}
+	v, err := h.app.ArticleDetail(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	out := articleDetailJSON{
+		articleJSON:   articleJSON{ID: v.Article.ID(), Number: v.Article.Number(), Name: v.Article.Name()},
+		PhysicalStock: v.PhysicalStock, PhysicalStockForSale: v.PhysicalStockForSale, ReservedStock: v.ReservedStock,
+		AvailableStock: v.AvailableStock, WarehouseStocks: make([]warehouseStockJSON, len(v.WarehouseStocks)),
+	}
+	for i, ws := range v.WarehouseStocks {
+		out.WarehouseStocks[i] = warehouseStockJSON{WarehouseID: ws.WarehouseID, WarehouseCode: ws.WarehouseCode, Stock: ws.Stock, ReservedStock: ws.ReservedStock}
+	}
+	writeJSON(w, http.StatusOK, dataBody[articleDetailJSON]{Success: true, Data: out})
+	return nil
+}
+
+func (h *Handler) createArticle(w http.ResponseWriter, r *http.Request) error {
+	raw, err := readBody(r, w)
+	if err != nil {
+		return err
+	}
+	var body articleCreateBody
+	if err := decodeStrict(raw, &body, articleReadOnly[1:]...); err != nil {
+		return err
+	}
+	if err := h.validate(body); err != nil {
+		return err
+	}
+	id, err := h.app.CreateArticleDetail(r.Context(), body.ID, body.Number, body.Name)
+	if err != nil {
+		return err
+	}
+	h.writeCreated(w, r, "/api/articleDetails", id, false)
+	return nil
+}
+
+func (h *Handler) updateArticle(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id", "article detail")
+	if err != nil {
+		return err
+	}
+	raw, err := readBody(r, w)
+	if err != nil {
+		return err
+	}
+	var body articleUpdateBody
+	if err := decodeStrict(raw, &body, articleReadOnly...); err != nil {
+		return err
+	}
+	if err := h.validate(body); err != nil {
+		return err
+	}
+	if err := h.app.UpdateArticleDetail(r.Context(), id, body.Number, body.Name); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, ok)
+	return nil
+}
+
+func (h *Handler) deleteArticle(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id", "article detail")
+	if err != nil {
+		return err
+	}
+	if err := h.app.DeleteArticleDetail(r.Context(), id); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, ok)
+	return nil
+}
+
+type defaultMappingBody struct {
+	DefaultMapping *bool `json:"defaultMapping" validate:"required"`
+}
+
+func (h *Handler) setDefaultMapping(w http.ResponseWriter, r *http.Request) error {
+	binID, err := pathID(r, "id", "bin location")
+	if err != nil {
+		return err
+	}
+	articleID, err := pathID(r, "articleDetailId", "article detail")
+	if err != nil {
+		return err
+	}
+	raw, err := readBody(r, w)
+	if err != nil {
+		return err
+	}
+	var body defaultMappingBody
+	if err := decodeStrict(raw, &body); err != nil {
+		return err
+	}
+	if err := h.validate(body); err != nil {
+		return err
+	}
+	if err := h.app.SetDefaultBinLocation(r.Context(), binID, articleID, *body.DefaultMapping); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, ok)
+	return nil
+}
+
+type ledgerEntryJSON struct {
+	ID              int64     `json:"id"`
+	ArticleDetailID int64     `json:"articleDetailId"`
+	WarehouseID     int64     `json:"warehouseId"`
+	BinLocationID   int64     `json:"binLocationId"`
+	Type            string    `json:"type"`
+	Quantity        int       `json:"quantity"`
+	StockAfter      int       `json:"stockAfter"`
+	IdempotencyKey  *string   `json:"idempotencyKey"`
+	OperationID     rawOrNull `json:"operationId"`
+	OrderID         *int64    `json:"orderId"`
+	OrderDetailID   *int64    `json:"orderDetailId"`
+	User            string    `json:"user"`
+	CreatedAt       string    `json:"createdAt"`
+}
+
+// rawOrNull writes stored raw JSON, or null when there is none.
+type rawOrNull string
+
+func (r rawOrNull) MarshalJSON() ([]byte, error) {
+	if r == "" {
+		return []byte("null"), nil
+	}
+	return []byte(r), nil
+}
+
+func nonZero[T comparable](v T) *T {
+	var zero T
+	if v == zero {
+		return nil
+	}
+	return &v
+}
+
+func (h *Handler) listLedger(w http.ResponseWriter, r *http.Request) error {
+	q, err := parseList(r.URL.Query(), ports.StockLedgerEntryFields)
+	if err != nil {
+		return err
+	}
+	p, err := h.app.StockLedgerEntries(r.Context(), q)
+	if err != nil {
+		return err
+	}
+	data := make([]ledgerEntryJSON, len(p.Items))
+	for i, e := range p.Items {
+		data[i] = ledgerEntryJSON{
+			ID: e.ID, ArticleDetailID: e.ArticleDetailID, WarehouseID: e.WarehouseID, BinLocationID: e.BinLocationID,
+			Type: string(e.Type), Quantity: e.Quantity, StockAfter: e.StockAfter,
+			IdempotencyKey: nonZero(e.Ref.IdempotencyKey), OperationID: rawOrNull(e.Ref.OperationID),
+			OrderID: nonZero(e.Ref.OrderID), OrderDetailID: nonZero(e.Ref.OrderDetailID),
+			User: e.Ref.User, CreatedAt: e.CreatedAt.UTC().Format(timeLayout),
+		}
+	}
+	writeJSON(w, http.StatusOK, listBody[ledgerEntryJSON]{Success: true, Total: p.Total, Data: data})
+	return nil
+}

@@ -1,0 +1,250 @@
+package httpapi
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/stock"
+)
+
+type batchResultJSON struct {
+	Success        bool                `json:"success"`
+	Message        string              `json:"message,omitempty"`
+	IdempotencyKey string              `json:"idempotencyKey"`
+	CreatedAt      string              `json:"createdAt"`
+	Results        []operationResultJS `json:"results"`
+}
+
+type operationResultJS struct {
+	OperationID json.RawMessage `json:"operationId,omitempty"`
+	Success     bool            `json:"success"`
+	Message     string          `json:"message,omitempty"`
+}
+
+// renderBatch is the batch result of spec 2.5; its bytes are stored and
+// replayed as they are.
+func renderBatch(r application.BatchResult) ([]byte, error) {
+	out := batchResultJSON{
+		Success: r.Success, Message: r.Message, IdempotencyKey: r.IdempotencyKey,
+		CreatedAt: r.CreatedAt.UTC().Format(timeLayout), Results: make([]operationResultJS, len(r.Results)),
+	}
+	for i, res := range r.Results {
+		out.Results[i] = operationResultJS{OperationID: res.OperationID, Success: res.Success, Message: res.Message}
+	}
+	return json.Marshal(out)
+}
+
+// batchRequest is a batch body read as a whole: its operations still raw,
+// so that a broken operation fails alone.
+type batchRequest struct {
+	meta       application.BatchMeta
+	operations []json.RawMessage
+}
+
+// readBatch checks what makes a batch unreadable as a whole (400 before
+// anything runs): not a JSON array of objects, empty, or too long.
+func readBatch(w http.ResponseWriter, r *http.Request, endpoint string) (batchRequest, error) {
+	raw, err := readBody(r, w)
+	if err != nil {
+		return batchRequest{}, err
+	}
+	if raw == nil {
+		return batchRequest{}, errs.Invalidf("request body is empty: a JSON array of operations is expected")
+	}
+	var ops []json.RawMessage
+	if err := json.Unmarshal(raw, &ops); err != nil {
+		if _, isType := err.(*json.UnmarshalTypeError); isType {
+			return batchRequest{}, errs.Invalidf("request body must be a JSON array of operations")
+		}
+		return batchRequest{}, errs.Invalidf("malformed JSON: %v", err)
+	}
+	if len(ops) == 0 {
+		return batchRequest{}, errs.Invalidf("the batch is empty: send 1 to %d operations", application.MaxBatchOperations)
+	}
+	if len(ops) > application.MaxBatchOperations {
+		return batchRequest{}, errs.Invalidf("the batch has %d operations; at most %d are allowed", len(ops), application.MaxBatchOperations)
+	}
+	for i, op := range ops {
+		if len(op) == 0 || op[0] != '{' {
+			return batchRequest{}, errs.Invalidf("operation %d is not a JSON object", i)
+		}
+	}
+	fingerprint, err := canonicalHash(raw)
+	if err != nil {
+		return batchRequest{}, err
+	}
+	return batchRequest{
+		meta: application.BatchMeta{
+			Key: r.PathValue("idempotencyKey"), Endpoint: endpoint, Fingerprint: fingerprint, User: apiUser(r.Context()),
+		},
+		operations: ops,
+	}, nil
+}
+
+// canonicalHash fingerprints a JSON body independently of key order and
+// white space, so that a retry of the same batch is recognised.
+func canonicalHash(raw []byte) (string, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return "", errs.Invalidf("malformed JSON: %v", err)
+	}
+	canonical, err := json.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(canonical)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// writeBatch answers 200 with the batch result, fresh or replayed.
+func writeBatch(w http.ResponseWriter, out application.BatchOutcome) {
+	if out.Replayed {
+		w.Header().Set("Idempotent-Replayed", "true")
+	}
+	writeRaw(w, http.StatusOK, out.Body)
+}
+
+// strictObject reads a JSON object whose fields must all be allowed.
+func strictObject(raw json.RawMessage, allowed ...string) (map[string]json.RawMessage, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return nil, fmt.Errorf("malformed object: %v", err)
+	}
+	for name := range fields {
+		if !slices.Contains(allowed, name) {
+			return fields, fmt.Errorf("unknown field %q; allowed: %s", name, strings.Join(allowed, ", "))
+		}
+	}
+	return fields, nil
+}
+
+// operationFields reads one operation strictly and returns its `id`, when
+// present, as compact raw JSON (even when the rest is wrong, so the failed
+// result still carries it).
+func operationFields(raw json.RawMessage, allowed ...string) (map[string]json.RawMessage, []byte, error) {
+	fields, err := strictObject(raw, append([]string{"id"}, allowed...)...)
+	var id []byte
+	if v, ok := fields["id"]; ok {
+		var buf bytes.Buffer
+		if json.Compact(&buf, v) == nil {
+			id = buf.Bytes()
+		}
+	}
+	return fields, id, err
+}
+
+// integer reads a JSON integer; numeric strings are accepted only where
+// lenient is set (the sample sends warehouseId as a string).
+func integer(fields map[string]json.RawMessage, name string, required, lenient bool) (int64, error) {
+	raw, ok := fields[name]
+	if !ok || string(raw) == "null" {
+		if required {
+			return 0, fmt.Errorf("%s is required", name)
+		}
+		return 0, nil
+	}
+	text := string(raw)
+	if lenient && strings.HasPrefix(text, `"`) {
+		var s string
+		if err := json.Unmarshal(raw, &s); err == nil {
+			text = strings.TrimSpace(s)
+		}
+	}
+	n, err := strconv.ParseInt(text, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%s must be an integer, not %s", name, string(raw))
+	}
+	return n, nil
+}
+
+func text(fields map[string]json.RawMessage, name string) (string, error) {
+	raw, ok := fields[name]
+	if !ok || string(raw) == "null" {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", fmt.Errorf("%s must be a string, not %s", name, string(raw))
+	}
+	if s == "" {
+		return "", fmt.Errorf("%s must not be empty", name)
+	}
+	return s, nil
+}
+
+func object(fields map[string]json.RawMessage, name string, allowed ...string) (map[string]json.RawMessage, bool, error) {
+	raw, ok := fields[name]
+	if !ok || string(raw) == "null" {
+		return nil, false, nil
+	}
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, true, fmt.Errorf("%s must be an object", name)
+	}
+	inner, err := strictObject(raw, allowed...)
+	if err != nil {
+		return nil, true, fmt.Errorf("%s: %v", name, err)
+	}
+	return inner, true, nil
+}
+
+// locationSpec reads `warehouse` or `binLocation` (spec 2.6) from fields.
+func locationSpec(fields map[string]json.RawMessage, prefix string) (stock.LocationSpec, error) {
+	var spec stock.LocationSpec
+	wh, hasWarehouse, err := object(fields, "warehouse", "id", "code")
+	if err != nil {
+		return spec, prefixed(prefix, err)
+	}
+	bin, hasBin, err := object(fields, "binLocation", "id", "code", "warehouseId", "warehouseCode")
+	if err != nil {
+		return spec, prefixed(prefix, err)
+	}
+	if hasWarehouse {
+		id, err := integer(wh, "id", false, false)
+		if err != nil {
+			return spec, prefixed(prefix+"warehouse.", err)
+		}
+		code, err := text(wh, "code")
+		if err != nil {
+			return spec, prefixed(prefix+"warehouse.", err)
+		}
+		spec.Warehouse = &stock.WarehouseSpec{ID: id, Code: code}
+	}
+	if hasBin {
+		id, err := integer(bin, "id", false, false)
+		if err != nil {
+			return spec, prefixed(prefix+"binLocation.", err)
+		}
+		code, err := text(bin, "code")
+		if err != nil {
+			return spec, prefixed(prefix+"binLocation.", err)
+		}
+		whID, err := integer(bin, "warehouseId", false, true)
+		if err != nil {
+			return spec, prefixed(prefix+"binLocation.", err)
+		}
+		whCode, err := text(bin, "warehouseCode")
+		if err != nil {
+			return spec, prefixed(prefix+"binLocation.", err)
+		}
+		spec.BinLocation = &stock.BinLocationSpec{ID: id, Code: code, WarehouseID: whID, WarehouseCode: whCode}
+	}
+	return spec, nil
+}
+
+func prefixed(prefix string, err error) error {
+	if prefix == "" {
+		return err
+	}
+	return fmt.Errorf("%s%v", prefix, err)
+}

@@ -1,0 +1,35 @@
+package application
+
+import (
+	"context"
+
+	"github.com/shopstock/inventory/ports"
+)
+
+// DeleteArticleDetail removes a product with no stock and nothing left to ship.
+func (a *App) DeleteArticleDetail(ctx context.Context, id int64) error {
+	return a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
+		if _, err := s.ArticleDetails().Lock(ctx, []int64{id}); err != nil {
+			return err
+		}
+		art, err := s.ArticleDetails().Get(ctx, id)
+		if err != nil {
+			return err
+		}
+		hasStock, err := s.Stock().ArticleHasStock(ctx, id)
+		if err != nil {
+			return err
+		}
+		outstanding, err := s.Orders().Outstanding(ctx, id)
+		if err != nil {
+			return err
+		}
+		if err := art.CheckDeletable(hasStock, outstanding > 0); err != nil {
+			return err
+		}
+		if err := s.Stock().RemoveEmpty(ctx, id); err != nil {
+			return err
+		}
+		return s.ArticleDetails().Delete(ctx, id)
+	})
+}

@@ -1,0 +1,121 @@
+package application
+
+import (
+	"context"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/ports"
+)
+
+// MaxBatchOperations is the most operations one batch may carry.
+const MaxBatchOperations = 1000
+
+// BatchMeta identifies a batch: its idempotency key, the endpoint it was
+// sent to, a fingerprint of its body, and the API user who sent it.
+type BatchMeta struct {
+	Key         string
+	Endpoint    string
+	Fingerprint string
+	User        string
+}
+
+// OperationResult is the outcome of one operation; OperationID is the
+// operation's `id` as raw JSON, nil when it had none.
+type OperationResult struct {
+	OperationID []byte
+	Success     bool
+	Message     string
+}
+
+// BatchResult is the outcome of a whole batch.
+type BatchResult struct {
+	Success        bool
+	Message        string
+	IdempotencyKey string
+	CreatedAt      time.Time
+	Results        []OperationResult
+}
+
+// RenderBatch turns a result into the bytes stored for replay and sent.
+type RenderBatch func(BatchResult) ([]byte, error)
+
+// BatchOutcome is the response of a batch, fresh or replayed.
+type BatchOutcome struct {
+	Body     []byte
+	Replayed bool
+}
+
+// batchRun executes a batch's operations inside its transaction and returns
+// one result per operation, in order.
+type batchRun func(ctx context.Context, s ports.Store, now time.Time) ([]OperationResult, error)
+
+// runBatch is the one batch engine: it checks the batch as a whole, claims
+// the idempotency key, runs the operations, and stores the rendered result,
+// all in one transaction, so that a batch happens exactly once or not at all.
+func (a *App) runBatch(ctx context.Context, meta BatchMeta, count int, render RenderBatch, run batchRun) (BatchOutcome, error) {
+	if n := utf8.RuneCountInString(meta.Key); n < 1 || n > 255 {
+		return BatchOutcome{}, errs.Invalidf("the idempotency key must be 1 to 255 characters long")
+	}
+	if count == 0 {
+		return BatchOutcome{}, errs.Invalidf("the batch is empty: send 1 to %d operations", MaxBatchOperations)
+	}
+	if count > MaxBatchOperations {
+		return BatchOutcome{}, errs.Invalidf("the batch has %d operations; at most %d are allowed", count, MaxBatchOperations)
+	}
+	var out BatchOutcome
+	err := a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
+		out = BatchOutcome{}
+		now := a.clock.Now()
+		stored, err := s.Idempotency().Claim(ctx, meta.Key, meta.Endpoint, meta.Fingerprint, now)
+		if err != nil {
+			return err
+		}
+		if stored != nil {
+			if stored.Endpoint != meta.Endpoint || stored.Fingerprint != meta.Fingerprint {
+				return errs.Conflictf("idempotency key %q was already used for a different request; use a new key for a new batch", meta.Key)
+			}
+			out = BatchOutcome{Body: stored.Response, Replayed: true}
+			return nil
+		}
+		results, err := run(ctx, s, now)
+		if err != nil {
+			return err
+		}
+		result := BatchResult{Success: true, IdempotencyKey: meta.Key, CreatedAt: a.clock.Now(), Results: results}
+		failed := 0
+		for _, r := range results {
+			if !r.Success {
+				failed++
+			}
+		}
+		if failed > 0 {
+			result.Success = false
+			result.Message = fmt.Sprintf("%d of %d operations failed", failed, len(results))
+		}
+		body, err := render(result)
+		if err != nil {
+			return err
+		}
+		out.Body = body
+		return s.Idempotency().Complete(ctx, meta.Key, body)
+	})
+	return out, err
+}
+
+func failed(id []byte, err error) OperationResult {
+	msg := err.Error()
+	if e, ok := errs.As(err); ok {
+		msg = e.Message
+		if len(e.Fields) == 1 && e.Message == "validation failed" {
+			msg = e.Fields[0].Property + ": " + e.Fields[0].Message
+		}
+	}
+	return OperationResult{OperationID: id, Message: msg}
+}
+
+func succeeded(id []byte) OperationResult {
+	return OperationResult{OperationID: id, Success: true}
+}

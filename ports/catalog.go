@@ -1,0 +1,56 @@
+package ports
+
+import (
+	"context"
+	"time"
+
+	"github.com/shopstock/inventory/domain/catalog"
+	"github.com/shopstock/inventory/domain/stock"
+)
+
+// ArticleDetailRepository stores the shop's products.
+type ArticleDetailRepository interface {
+	// Add stores a; an id of 0 is assigned.
+	Add(ctx context.Context, a *catalog.ArticleDetail) error
+	Get(ctx context.Context, id int64) (*catalog.ArticleDetail, error)
+	Save(ctx context.Context, a *catalog.ArticleDetail) error
+	Delete(ctx context.Context, id int64) error
+	List(ctx context.Context, q ListQuery) (Page[*catalog.ArticleDetail], error)
+	IDTaken(ctx context.Context, id int64) (bool, error)
+	NumberTaken(ctx context.Context, number string, exceptID int64) (bool, error)
+	// Lock locks the products with these ids in id order, which every
+	// stock writer does first so that concurrent writers never deadlock
+	// and never create the same mapping twice; it returns those that exist.
+	Lock(ctx context.Context, ids []int64) (map[int64]bool, error)
+}
+
+// LedgerRecord is a stored ledger entry.
+type LedgerRecord struct {
+	ID int64
+	stock.LedgerEntry
+}
+
+// LedgerRepository keeps the stock ledger.
+type LedgerRepository interface {
+	Append(ctx context.Context, entries []stock.LedgerEntry) error
+	List(ctx context.Context, q ListQuery) (Page[LedgerRecord], error)
+}
+
+// StoredBatch is the remembered outcome of a batch under its idempotency key.
+type StoredBatch struct {
+	Endpoint    string
+	Fingerprint string
+	Response    []byte
+}
+
+// IdempotencyStore remembers batch results by key.
+type IdempotencyStore interface {
+	// Claim reserves key for this batch inside the current transaction.
+	// When the key was used before it returns that batch (waiting for a
+	// racing batch with the same key to finish first) and claims nothing.
+	Claim(ctx context.Context, key, endpoint, fingerprint string, at time.Time) (*StoredBatch, error)
+	// Complete stores the response of the claimed batch.
+	Complete(ctx context.Context, key string, response []byte) error
+	// Purge forgets batches stored before the given time.
+	Purge(ctx context.Context, before time.Time) (int, error)
+}
