@@ -36,6 +36,7 @@ func openStock(ctx context.Context, s ports.Store, now time.Time, needs []locati
 			articleIDs = append(articleIDs, n.article)
 		}
 	}
+	wants.Compact()
 	warehouses, bins, err := s.Stock().Locations(ctx, wants)
 	if err != nil {
 		return nil, err
@@ -61,6 +62,7 @@ func openStock(ctx context.Context, s ports.Store, now time.Time, needs []locati
 			mw.OnBin = append(mw.OnBin, ports.ArticleBin{ArticleDetailID: n.article, BinLocationID: loc.BinLocationID})
 		}
 	}
+	mw.Compact()
 	mappings, mappingBins, err := s.Stock().LockMappings(ctx, mw)
 	if err != nil {
 		return nil, err

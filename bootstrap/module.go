@@ -38,9 +38,11 @@ func Options(c Config) fx.Option {
 			newRegistry,
 			newHandler,
 			newServer,
+			newMailer,
 		),
 		fx.WithLogger(func(l *zap.Logger) fxevent.Logger { return &fxevent.ZapLogger{Logger: l.Named("fx")} }),
 		fx.Invoke(ensureAPIUser, func(*http.Server) {}),
+		fx.Invoke(runMailDispatcher, runIdempotencyPurge),
 	)
 }
 

@@ -1,7 +1,10 @@
 package ports
 
 import (
+	"cmp"
 	"context"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/shopstock/inventory/domain/stock"
@@ -109,4 +112,30 @@ type BatchStockRepository interface {
 	// RemoveEmpty deletes the product's mappings that hold no stock
 	// (default mappings), before the product itself goes.
 	RemoveEmpty(ctx context.Context, articleDetailID int64) error
+}
+
+// Compact sorts the wants and drops repeats, so that a batch naming the same
+// warehouse a thousand times asks for it once.
+func (w *LocationWants) Compact() {
+	w.WarehouseIDs = sortedUnique(w.WarehouseIDs, cmp.Compare[int64])
+	w.WarehouseCodes = sortedUnique(w.WarehouseCodes, strings.Compare)
+	w.BinIDs = sortedUnique(w.BinIDs, cmp.Compare[int64])
+	w.BinCodes = sortedUnique(w.BinCodes, func(a, b BinCodeWant) int {
+		return cmp.Or(cmp.Compare(a.WarehouseID, b.WarehouseID), strings.Compare(a.WarehouseCode, b.WarehouseCode), strings.Compare(a.Code, b.Code))
+	})
+}
+
+// Compact sorts the wants (the order rows are locked in) and drops repeats.
+func (w *MappingWants) Compact() {
+	w.InWarehouse = sortedUnique(w.InWarehouse, func(a, b ArticleWarehouse) int {
+		return cmp.Or(cmp.Compare(a.ArticleDetailID, b.ArticleDetailID), cmp.Compare(a.WarehouseID, b.WarehouseID))
+	})
+	w.OnBin = sortedUnique(w.OnBin, func(a, b ArticleBin) int {
+		return cmp.Or(cmp.Compare(a.ArticleDetailID, b.ArticleDetailID), cmp.Compare(a.BinLocationID, b.BinLocationID))
+	})
+}
+
+func sortedUnique[T comparable](s []T, compare func(a, b T) int) []T {
+	slices.SortFunc(s, compare)
+	return slices.Compact(s)
 }

@@ -47,6 +47,27 @@ func (r stockMappings) Locations(ctx context.Context, wants ports.LocationWants)
 	if len(wants.BinIDs) == 0 && len(wants.BinCodes) == 0 {
 		return warehouses, nil, nil
 	}
+	var rows []locatedBinRow
+	var err error
+	if r.s.db.postgres {
+		rows, err = r.locatePostgres(ctx, wants)
+	} else {
+		rows, err = r.locateSQLite(ctx, wants)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	bins := make([]stock.Bin, len(rows))
+	for i, b := range rows {
+		bins[i] = stock.Bin{ID: b.ID, WarehouseID: b.WarehouseID, Code: b.Code, IsNull: b.Code == stock.NullBinLocationCode}
+		addWarehouse(stock.KnownWarehouse{ID: b.WarehouseID, Code: b.WarehouseCode, NullBinLocationID: b.NullBinLocationID})
+	}
+	return warehouses, bins, nil
+}
+
+const locatedBinColumns = "b.id, b.warehouse_id, b.code, w.code AS warehouse_code, w.null_bin_location_id"
+
+func (r stockMappings) locateSQLite(ctx context.Context, wants ports.LocationWants) ([]locatedBinRow, error) {
 	var byID, byCode [][]any
 	for _, b := range wants.BinCodes {
 		if b.WarehouseID != 0 {
@@ -57,7 +78,7 @@ func (r stockMappings) Locations(ctx context.Context, wants ports.LocationWants)
 	}
 	var rows []locatedBinRow
 	q := r.s.idb.NewSelect().TableExpr("bin_locations AS b").Join("JOIN warehouses AS w ON w.id = b.warehouse_id").
-		ColumnExpr("b.id, b.warehouse_id, b.code, w.code AS warehouse_code, w.null_bin_location_id")
+		ColumnExpr(locatedBinColumns)
 	if len(wants.BinIDs) > 0 {
 		q = q.WhereOr("b.id IN (?)", bun.In(wants.BinIDs))
 	}
@@ -67,20 +88,71 @@ func (r stockMappings) Locations(ctx context.Context, wants ports.LocationWants)
 	if len(byCode) > 0 {
 		q = q.WhereOr("(w.code, b.code) IN (?)", bun.In(byCode))
 	}
-	if r.s.write && r.s.db.postgres {
-		// A bin location deleted while the batch runs would break the
-		// mapping's foreign key; the share lock makes the delete wait.
-		q = q.For("SHARE OF b")
+	err := q.Scan(ctx, &rows)
+	return rows, err
+}
+
+// locatePostgres runs one index-driven query per way of naming a bin. The
+// share lock keeps a bin location from being deleted under the batch.
+func (r stockMappings) locatePostgres(ctx context.Context, wants ports.LocationWants) ([]locatedBinRow, error) {
+	var whIDs []int64
+	var codesByID, whCodes, codesByCode []string
+	for _, b := range wants.BinCodes {
+		if b.WarehouseID != 0 {
+			whIDs, codesByID = append(whIDs, b.WarehouseID), append(codesByID, b.Code)
+		} else {
+			whCodes, codesByCode = append(whCodes, b.WarehouseCode), append(codesByCode, b.Code)
+		}
 	}
-	if err := q.Scan(ctx, &rows); err != nil {
-		return nil, nil, err
+	var all []locatedBinRow
+	query := func(sql string, args ...any) error {
+		var rows []locatedBinRow
+		if err := r.s.idb.NewRaw(sql+r.shareLock(), args...).Scan(ctx, &rows); err != nil {
+			return err
+		}
+		all = append(all, rows...)
+		return nil
 	}
-	bins := make([]stock.Bin, len(rows))
-	for i, b := range rows {
-		bins[i] = stock.Bin{ID: b.ID, WarehouseID: b.WarehouseID, Code: b.Code, IsNull: b.Code == stock.NullBinLocationCode}
-		addWarehouse(stock.KnownWarehouse{ID: b.WarehouseID, Code: b.WarehouseCode, NullBinLocationID: b.NullBinLocationID})
+	if len(wants.BinIDs) > 0 {
+		if err := query("SELECT "+locatedBinColumns+" FROM bin_locations AS b JOIN warehouses AS w ON w.id = b.warehouse_id WHERE b.id = ANY(?::bigint[])",
+			pgdialect.Array(wants.BinIDs)); err != nil {
+			return nil, err
+		}
 	}
-	return warehouses, bins, nil
+	if len(whIDs) > 0 {
+		if err := query("SELECT "+locatedBinColumns+" FROM unnest(?::bigint[], ?::text[]) AS p(w, c) JOIN bin_locations AS b ON b.warehouse_id = p.w AND b.code = p.c JOIN warehouses AS w ON w.id = b.warehouse_id",
+			pgdialect.Array(whIDs), pgdialect.Array(codesByID)); err != nil {
+			return nil, err
+		}
+	}
+	if len(whCodes) > 0 {
+		if err := query("SELECT "+locatedBinColumns+" FROM unnest(?::text[], ?::text[]) AS p(wc, c) JOIN warehouses AS w ON w.code = p.wc JOIN bin_locations AS b ON b.warehouse_id = w.id AND b.code = p.c",
+			pgdialect.Array(whCodes), pgdialect.Array(codesByCode)); err != nil {
+			return nil, err
+		}
+	}
+	return all, nil
+}
+
+func (r stockMappings) shareLock() string {
+	if r.s.write {
+		return " FOR SHARE OF b"
+	}
+	return ""
+}
+
+// indexJoins keeps PostgreSQL on nested loops over the unique indexes for
+// the next statements of the transaction: with default costs it otherwise
+// prefers hashing a 1000-row list against a scan of the whole mapping table,
+// which is several times slower. restore undoes it.
+func (r stockMappings) indexJoins(ctx context.Context) (restore func() error, err error) {
+	if _, err := r.s.idb.ExecContext(ctx, "SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off"); err != nil {
+		return nil, err
+	}
+	return func() error {
+		_, err := r.s.idb.ExecContext(ctx, "SET LOCAL enable_hashjoin = on; SET LOCAL enable_mergejoin = on")
+		return err
+	}, nil
 }
 
 type lockedMappingRow struct {
@@ -96,29 +168,9 @@ func (r stockMappings) LockMappings(ctx context.Context, wants ports.MappingWant
 	q := r.s.idb.NewSelect().Model(&rows).ModelTableExpr("stock_mappings AS m").
 		ColumnExpr("m.*, b.code AS bin_code").Join("JOIN bin_locations AS b ON b.id = m.bin_location_id")
 	if r.s.db.postgres {
-		// unnest joins keep the planner on the (article, warehouse) and
-		// (bin, article) indexes for any number of pairs.
-		var sub []string
-		var args []any
-		if len(wants.InWarehouse) > 0 {
-			a, w := make([]int64, len(wants.InWarehouse)), make([]int64, len(wants.InWarehouse))
-			for i, p := range wants.InWarehouse {
-				a[i], w[i] = p.ArticleDetailID, p.WarehouseID
-			}
-			sub = append(sub, "SELECT x.id FROM unnest(?::bigint[], ?::bigint[]) AS p(a, w) JOIN stock_mappings AS x ON x.article_detail_id = p.a AND x.warehouse_id = p.w")
-			args = append(args, pgdialect.Array(a), pgdialect.Array(w))
-		}
-		if len(wants.OnBin) > 0 {
-			a, b := make([]int64, len(wants.OnBin)), make([]int64, len(wants.OnBin))
-			for i, p := range wants.OnBin {
-				a[i], b[i] = p.ArticleDetailID, p.BinLocationID
-			}
-			sub = append(sub, "SELECT y.id FROM unnest(?::bigint[], ?::bigint[]) AS p(a, b) JOIN stock_mappings AS y ON y.bin_location_id = p.b AND y.article_detail_id = p.a")
-			args = append(args, pgdialect.Array(a), pgdialect.Array(b))
-		}
-		q = q.Where("m.id IN ("+joinUnion(sub)+")", args...)
-		if r.s.write {
-			q = q.For("UPDATE OF m")
+		var err error
+		if rows, err = r.lockPostgres(ctx, wants); err != nil {
+			return nil, nil, err
 		}
 	} else {
 		if len(wants.InWarehouse) > 0 {
@@ -135,9 +187,9 @@ func (r stockMappings) LockMappings(ctx context.Context, wants ports.MappingWant
 			}
 			q = q.WhereOr("(m.bin_location_id, m.article_detail_id) IN (?)", bun.In(pairs))
 		}
-	}
-	if err := q.OrderExpr("m.id").Scan(ctx); err != nil {
-		return nil, nil, err
+		if err := q.OrderExpr("m.id").Scan(ctx); err != nil {
+			return nil, nil, err
+		}
 	}
 	mappings := make([]*stock.Mapping, len(rows))
 	bins := make([]stock.Bin, 0, len(rows))
@@ -153,15 +205,45 @@ func (r stockMappings) LockMappings(ctx context.Context, wants ports.MappingWant
 	return mappings, bins, nil
 }
 
-func joinUnion(parts []string) string {
-	out := ""
-	for i, p := range parts {
-		if i > 0 {
-			out += " UNION ALL "
-		}
-		out += p
+// lockPostgres joins the wanted pairs to the mappings through their
+// indexes, one statement per kind of want, and locks what it finds.
+func (r stockMappings) lockPostgres(ctx context.Context, wants ports.MappingWants) ([]lockedMappingRow, error) {
+	restore, err := r.indexJoins(ctx)
+	if err != nil {
+		return nil, err
 	}
-	return out
+	lock := ""
+	if r.s.write {
+		lock = " FOR UPDATE OF m"
+	}
+	const columns = "SELECT m.*, b.code AS bin_code FROM unnest(?::bigint[], ?::bigint[]) AS p(a, x) "
+	var all []lockedMappingRow
+	query := func(join string, a, x []int64) error {
+		var rows []lockedMappingRow
+		err := r.s.idb.NewRaw(columns+join+" JOIN bin_locations AS b ON b.id = m.bin_location_id ORDER BY m.id"+lock,
+			pgdialect.Array(a), pgdialect.Array(x)).Scan(ctx, &rows)
+		all = append(all, rows...)
+		return err
+	}
+	if n := len(wants.InWarehouse); n > 0 {
+		a, w := make([]int64, n), make([]int64, n)
+		for i, p := range wants.InWarehouse {
+			a[i], w[i] = p.ArticleDetailID, p.WarehouseID
+		}
+		if err := query("JOIN stock_mappings AS m ON m.article_detail_id = p.a AND m.warehouse_id = p.x", a, w); err != nil {
+			return nil, err
+		}
+	}
+	if n := len(wants.OnBin); n > 0 {
+		a, b := make([]int64, n), make([]int64, n)
+		for i, p := range wants.OnBin {
+			a[i], b[i] = p.ArticleDetailID, p.BinLocationID
+		}
+		if err := query("JOIN stock_mappings AS m ON m.bin_location_id = p.x AND m.article_detail_id = p.a", a, b); err != nil {
+			return nil, err
+		}
+	}
+	return all, restore()
 }
 
 func toMappingRow(m *stock.Mapping) mappingRow {
@@ -230,13 +312,18 @@ func (r stockMappings) update(ctx context.Context, rows []mappingRow) error {
 		for i, row := range rows {
 			ids[i], stocks[i], reserved[i], defaults[i], takes[i] = row.ID, int64(row.Stock), int64(row.ReservedStock), row.IsDefault, row.LastStockTake
 		}
-		// The unnest row source is small and the join goes through the
-		// primary key, so each row is one index lookup.
-		_, err := r.s.idb.ExecContext(ctx, `UPDATE stock_mappings AS m
+		restore, err := r.indexJoins(ctx)
+		if err != nil {
+			return err
+		}
+		_, err = r.s.idb.ExecContext(ctx, `UPDATE stock_mappings AS m
 SET stock = v.stock, reserved_stock = v.reserved, is_default = v.is_default, last_stock_take = v.take
 FROM unnest(?::bigint[], ?::int[], ?::int[], ?::boolean[], ?::timestamptz[]) AS v(id, stock, reserved, is_default, take)
 WHERE m.id = v.id`, pgdialect.Array(ids), pgdialect.Array(stocks), pgdialect.Array(reserved), pgdialect.Array(defaults), pgdialect.Array(takes))
-		return err
+		if err != nil {
+			return err
+		}
+		return restore()
 	}
 	values := r.s.idb.NewValues(&rows)
 	_, err := r.s.idb.NewUpdate().With("_data", values).Model(&rows).TableExpr("_data").

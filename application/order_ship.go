@@ -1,0 +1,110 @@
+package application
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/order"
+	"github.com/shopstock/inventory/domain/stock"
+	"github.com/shopstock/inventory/ports"
+)
+
+// ShipOrder ships everything an order still has to ship from one warehouse
+// (nil: the default warehouse), all or nothing, and queues the status mail
+// in the same transaction unless suppressMail is set or the order has no
+// address. An order that is already fully shipped is left alone.
+func (a *App) ShipOrder(ctx context.Context, ref OrderRef, from *stock.WarehouseSpec, suppressMail bool, user string) error {
+	return a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
+		// The order row lock comes first (before openStock locks products):
+		// it serialises concurrent shipments of one order, so the second
+		// finds it shipped and clears no stock.
+		o, err := ref.load(ctx, s.Orders())
+		if err != nil {
+			return err
+		}
+		plan, err := o.PlanFullShipment()
+		if err != nil || len(plan) == 0 {
+			return err
+		}
+		spec, err := shipWarehouse(ctx, s, from)
+		if err != nil {
+			return err
+		}
+		now := a.clock.Now()
+		needs := make([]locationNeed, len(plan))
+		for i, line := range plan {
+			needs[i] = locationNeed{article: line.ArticleDetailID, spec: spec}
+		}
+		ss, err := openStock(ctx, s, now, needs)
+		if err != nil {
+			return err
+		}
+		at, err := ss.dir.Resolve(spec)
+		if err != nil {
+			return err
+		}
+		var shortfalls []string
+		var fields []errs.FieldError
+		for _, line := range plan {
+			entryRef := stock.Reference{OrderID: o.ID(), OrderDetailID: line.DetailID, User: user}
+			err := ss.checkArticle(line.ArticleDetailID)
+			if err == nil {
+				err = ss.inv.Ship(line.ArticleDetailID, at, line.Quantity, entryRef)
+			}
+			if err != nil {
+				e, ok := errs.As(err)
+				if !ok || e.Kind != errs.Invalid {
+					return err
+				}
+				shortfalls = append(shortfalls, fmt.Sprintf("order detail %d: %s", line.DetailID, e.Message))
+				fields = append(fields, errs.FieldError{Property: detailProperty(o, line.DetailID), Message: e.Message})
+			}
+		}
+		if len(shortfalls) > 0 {
+			e := errs.Invalidf("order %s cannot be shipped, nothing was changed: %s", o.Number(), strings.Join(shortfalls, "; "))
+			e.Fields = fields
+			return e
+		}
+		o.ShipFully()
+		if err := ss.save(ctx, s); err != nil {
+			return err
+		}
+		if err := s.Orders().Save(ctx, o); err != nil {
+			return err
+		}
+		if suppressMail || o.CustomerEmail() == "" {
+			return nil
+		}
+		subject, body := order.StatusMail(o)
+		return s.Outbox().Enqueue(ctx, ports.Mail{To: o.CustomerEmail(), Subject: subject, Body: body}, now)
+	})
+}
+
+// shipWarehouse is the location a shipment clears stock from: the given
+// warehouse, else the default one.
+func shipWarehouse(ctx context.Context, s ports.Store, from *stock.WarehouseSpec) (stock.LocationSpec, error) {
+	if from != nil {
+		spec := stock.LocationSpec{Warehouse: from}
+		return spec, spec.Validate("")
+	}
+	def, _, err := s.Warehouses().Defaults(ctx)
+	if err != nil {
+		return stock.LocationSpec{}, err
+	}
+	if def == nil {
+		return stock.LocationSpec{}, errs.Invalidf("there is no default warehouse to ship from: create a warehouse or name one")
+	}
+	return stock.LocationSpec{Warehouse: &stock.WarehouseSpec{ID: def.ID()}}, nil
+}
+
+// detailProperty names a position of o as a client pushed it.
+func detailProperty(o *order.Order, detailID int64) string {
+	for i, d := range o.Details() {
+		if d.ID() == detailID {
+			return fmt.Sprintf("details[%d]", i)
+		}
+	}
+	return "details"
+}

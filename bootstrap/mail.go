@@ -1,0 +1,85 @@
+package bootstrap
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"go.uber.org/fx"
+	"go.uber.org/zap"
+
+	"github.com/shopstock/inventory/adapters/mail"
+	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/ports"
+)
+
+// dispatchInterval is how often the outbox is looked at.
+const dispatchInterval = time.Second
+
+// newMailer sends over SMTP when INVENTORY_SMTP_URL is set and writes mails
+// to the log otherwise, so that the outbox drains either way.
+func newMailer(c Config, log *zap.Logger) (ports.Mailer, error) {
+	if c.SMTPURL == "" {
+		log.Info("no SMTP server configured: status mails are written to the log")
+		return mail.NewLog(log.Named("mail")), nil
+	}
+	return mail.NewSMTP(c.SMTPURL, c.MailFrom)
+}
+
+// runMailDispatcher sends the outbox in the background from start to stop.
+// Every instance runs one; the outbox's leases keep them from sending a
+// mail twice.
+func runMailDispatcher(lc fx.Lifecycle, app *application.App, mailer ports.Mailer, log *zap.Logger) {
+	d := app.MailDispatcher(mailer)
+	log = log.Named("mail")
+	var stop context.CancelFunc
+	done := make(chan struct{})
+	lc.Append(fx.Hook{
+		OnStart: func(context.Context) error {
+			ctx, cancel := context.WithCancel(context.Background())
+			stop = cancel
+			go func() {
+				defer close(done)
+				ticker := time.NewTicker(dispatchInterval)
+				defer ticker.Stop()
+				for {
+					dispatchDue(ctx, d, log)
+					select {
+					case <-ctx.Done():
+						return
+					case <-ticker.C:
+					}
+				}
+			}()
+			return nil
+		},
+		OnStop: func(ctx context.Context) error {
+			stop()
+			select {
+			case <-done:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		},
+	})
+}
+
+// dispatchDue sends rounds of mails until the due ones are done.
+func dispatchDue(ctx context.Context, d *application.MailDispatcher, log *zap.Logger) {
+	for ctx.Err() == nil {
+		report, err := d.DispatchOnce(ctx)
+		for _, f := range report.Failures {
+			log.Warn("status mail not delivered", zap.Error(f))
+		}
+		if err != nil {
+			if !errors.Is(err, context.Canceled) {
+				log.Error("mail dispatch failed", zap.Error(err))
+			}
+			return
+		}
+		if report.Sent+report.Retrying+report.GivenUp < d.Batch {
+			return
+		}
+	}
+}

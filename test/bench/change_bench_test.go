@@ -1,0 +1,134 @@
+package bench_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"go.uber.org/zap"
+
+	"github.com/shopstock/inventory/adapters/bunstore"
+	httpapi "github.com/shopstock/inventory/adapters/http"
+	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/test/bench"
+	"github.com/shopstock/inventory/test/testdb"
+)
+
+type utcClock struct{}
+
+func (utcClock) Now() time.Time { return time.Now().UTC() }
+
+// BenchmarkChangeBatch measures a 1000-operation change batch over HTTP,
+// end to end, against 100 000 existing mappings, with 1 and 4 clients.
+// Run with fsync on for figures that mean something:
+//
+//	TESTDB_FSYNC=on go test ./test/bench -run '^$' -bench ChangeBatch -benchtime 200x
+func BenchmarkChangeBatch(b *testing.B) {
+	for _, database := range []string{"sqlite", "postgres"} {
+		b.Run(database, func(b *testing.B) {
+			url := testdb.SQLite(b)
+			if database == "postgres" {
+				url = testdb.Postgres(b)
+			}
+			server := benchServer(b, url)
+			for _, clients := range []int{1, 4} {
+				b.Run(fmt.Sprintf("clients=%d", clients), func(b *testing.B) {
+					runChangeBatches(b, server, clients)
+				})
+			}
+		})
+	}
+}
+
+func benchServer(b *testing.B, url string) string {
+	ctx := context.Background()
+	db, err := bunstore.Open(url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	if err := db.Migrate(ctx); err != nil {
+		b.Fatal(err)
+	}
+	if err := bench.Seed(ctx, db, bench.Default); err != nil {
+		b.Fatal(err)
+	}
+	app := application.New(db, utcClock{})
+	if _, err := app.EnsureAPIUser(ctx, "admin", "secret"); err != nil {
+		b.Fatal(err)
+	}
+	h, err := httpapi.NewHandler(app, zap.NewNop(), httpapi.Config{}, db.Ping, prometheus.NewRegistry())
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	b.Cleanup(srv.Close)
+	return srv.URL
+}
+
+var batchSeq int
+
+func runChangeBatches(b *testing.B, server string, clients int) {
+	bodies := make([][][]byte, clients)
+	perClient := (b.N + clients - 1) / clients
+	for c := range clients {
+		for n := range perClient {
+			body, err := bench.ChangeBatch(bench.Default, c, clients, n, 1000)
+			if err != nil {
+				b.Fatal(err)
+			}
+			bodies[c] = append(bodies[c], body)
+		}
+	}
+	batchSeq++
+	var mu sync.Mutex
+	var durations []time.Duration
+	var wg sync.WaitGroup
+	b.ResetTimer()
+	start := time.Now()
+	for c := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n, body := range bodies[c] {
+				url := fmt.Sprintf("%s/api/stock/change/bench-%d-%d-%d-%d", server, batchSeq, clients, c, n)
+				req, _ := http.NewRequest(http.MethodPut, url, bytes.NewReader(body))
+				req.SetBasicAuth("admin", "secret")
+				req.Header.Set("Content-Type", "application/json")
+				t0 := time.Now()
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				out, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK || !bytes.Contains(out, []byte(`"success":true`)) {
+					b.Errorf("batch failed: %d %s", resp.StatusCode, out[:min(len(out), 300)])
+					return
+				}
+				mu.Lock()
+				durations = append(durations, time.Since(t0))
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	b.StopTimer()
+	if len(durations) == 0 {
+		return
+	}
+	slices.Sort(durations)
+	b.ReportMetric(float64(durations[len(durations)/2].Microseconds())/1000, "ms/batch-median")
+	b.ReportMetric(float64(durations[len(durations)*95/100].Microseconds())/1000, "ms/batch-p95")
+	b.ReportMetric(float64(len(durations)*1000)/elapsed.Seconds(), "ops/s")
+}

@@ -1,0 +1,88 @@
+// Package bench holds the shared setup of the stock benchmarks and the load
+// driver: a warehouse with many bins and mappings, and 1000-operation batches
+// that touch distinct mappings.
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/shopstock/inventory/adapters/bunstore"
+)
+
+// Shape is the size of the seeded stock: Bins × Articles mappings.
+type Shape struct {
+	Bins     int
+	Articles int
+	Stock    int
+}
+
+// Default is the shape of the issue: 1000 bins, 100 000 mappings.
+var Default = Shape{Bins: 1000, Articles: 100, Stock: 1_000_000}
+
+// Seed fills an empty, migrated database: one warehouse "BENCH" (id 1),
+// its bins B1…Bn, articles 1…m, and a mapping of every article on every bin.
+// It writes rows in a few set-based statements; it is no use case.
+func Seed(ctx context.Context, db *bunstore.DB, s Shape) error {
+	stmts := []string{
+		`INSERT INTO warehouses (id, code, name, is_default, is_default_return) VALUES (1, 'BENCH', 'Benchmark', TRUE, TRUE)`,
+		`INSERT INTO bin_locations (warehouse_id, code) VALUES (1, 'erp_null_bin_location')`,
+		`UPDATE warehouses SET null_bin_location_id = (SELECT id FROM bin_locations WHERE code = 'erp_null_bin_location') WHERE id = 1`,
+		fmt.Sprintf(`WITH RECURSIVE g(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM g WHERE x < %d)
+			INSERT INTO bin_locations (warehouse_id, code) SELECT 1, 'B' || x FROM g`, s.Bins),
+		fmt.Sprintf(`WITH RECURSIVE g(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM g WHERE x < %d)
+			INSERT INTO article_details (id, number, name) SELECT x, 'SKU' || x, '' FROM g`, s.Articles),
+		fmt.Sprintf(`INSERT INTO stock_mappings (bin_location_id, warehouse_id, article_detail_id, stock, reserved_stock, is_default)
+			SELECT b.id, 1, a.id, %d, 0, FALSE FROM bin_locations b CROSS JOIN article_details a
+			WHERE b.code <> 'erp_null_bin_location' ORDER BY a.id, b.id`, s.Stock),
+	}
+	if db.Postgres() {
+		stmts = append(stmts,
+			`SELECT setval(pg_get_serial_sequence('warehouses', 'id'), 1)`,
+			`ANALYZE`)
+	} else {
+		stmts = append(stmts, `ANALYZE`)
+	}
+	for _, q := range stmts {
+		if _, err := db.Bun().ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("seed: %w\n%s", err, q)
+		}
+	}
+	return nil
+}
+
+// Operation is one change operation as sent over HTTP.
+type Operation struct {
+	ID              int            `json:"id"`
+	ArticleDetailID int            `json:"articleDetailId"`
+	Quantity        int            `json:"quantity"`
+	BinLocation     map[string]any `json:"binLocation"`
+}
+
+// ChangeBatch builds the n-th 1000-operation batch of client c out of
+// clients: each client owns its own articles, so concurrent clients do not
+// queue behind each other's product locks, and each batch touches 1000
+// distinct mappings (its articles on a sliding window of bins). Quantities
+// alternate in sign so stock stays level however long it runs.
+func ChangeBatch(s Shape, client, clients, n, size int) ([]byte, error) {
+	perClient := s.Articles / clients
+	if perClient == 0 {
+		return nil, fmt.Errorf("%d articles cannot be split over %d clients", s.Articles, clients)
+	}
+	binsPerArticle := (size + perClient - 1) / perClient
+	ops := make([]Operation, 0, size)
+	sign := 1
+	if n%2 == 1 {
+		sign = -1
+	}
+	for i := 0; len(ops) < size; i++ {
+		article := client*perClient + i/binsPerArticle + 1
+		bin := (n*binsPerArticle+i%binsPerArticle)%s.Bins + 1
+		ops = append(ops, Operation{
+			ID: len(ops), ArticleDetailID: article, Quantity: sign,
+			BinLocation: map[string]any{"code": fmt.Sprintf("B%d", bin), "warehouseId": 1},
+		})
+	}
+	return json.Marshal(ops)
+}
