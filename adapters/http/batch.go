@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -43,11 +44,11 @@ func renderBatch(r application.BatchResult) ([]byte, error) {
 	return json.Marshal(out)
 }
 
-// batchRequest is a batch body read as a whole: its operations still raw,
-// so that a broken operation fails alone.
+// batchRequest is a batch body read as a whole: its operations parsed one
+// level deep, so that a broken operation fails alone.
 type batchRequest struct {
 	meta       application.BatchMeta
-	operations []json.RawMessage
+	operations []map[string]json.RawMessage
 }
 
 // readBatch checks what makes a batch unreadable as a whole (400 before
@@ -60,10 +61,11 @@ func readBatch(w http.ResponseWriter, r *http.Request, endpoint string) (batchRe
 	if raw == nil {
 		return batchRequest{}, errs.Invalidf("request body is empty: a JSON array of operations is expected")
 	}
-	var ops []json.RawMessage
+	var ops []map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &ops); err != nil {
-		if _, isType := err.(*json.UnmarshalTypeError); isType {
-			return batchRequest{}, errs.Invalidf("request body must be a JSON array of operations")
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			return batchRequest{}, errs.Invalidf("request body must be a JSON array of operation objects")
 		}
 		return batchRequest{}, errs.Invalidf("malformed JSON: %v", err)
 	}
@@ -74,11 +76,11 @@ func readBatch(w http.ResponseWriter, r *http.Request, endpoint string) (batchRe
 		return batchRequest{}, errs.Invalidf("the batch has %d operations; at most %d are allowed", len(ops), application.MaxBatchOperations)
 	}
 	for i, op := range ops {
-		if len(op) == 0 || op[0] != '{' {
+		if op == nil {
 			return batchRequest{}, errs.Invalidf("operation %d is not a JSON object", i)
 		}
 	}
-	fingerprint, err := canonicalHash(raw)
+	fingerprint, err := fingerprint(ops)
 	if err != nil {
 		return batchRequest{}, err
 	}
@@ -90,21 +92,74 @@ func readBatch(w http.ResponseWriter, r *http.Request, endpoint string) (batchRe
 	}, nil
 }
 
-// canonicalHash fingerprints a JSON body independently of key order and
-// white space, so that a retry of the same batch is recognised.
-func canonicalHash(raw []byte) (string, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return "", errs.Invalidf("malformed JSON: %v", err)
+// fingerprint hashes the operations as canonical JSON (keys sorted, no
+// white space), so that a retry of the same batch is recognised whatever
+// the order of its keys.
+func fingerprint(ops []map[string]json.RawMessage) (string, error) {
+	var buf bytes.Buffer
+	buf.WriteByte('[')
+	for i, op := range ops {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		if err := canonicalObject(&buf, op); err != nil {
+			return "", err
+		}
 	}
-	canonical, err := json.Marshal(v)
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256(canonical)
+	buf.WriteByte(']')
+	sum := sha256.Sum256(buf.Bytes())
 	return hex.EncodeToString(sum[:]), nil
+}
+
+func canonicalObject(buf *bytes.Buffer, fields map[string]json.RawMessage) error {
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	buf.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		name, _ := json.Marshal(k)
+		buf.Write(name)
+		buf.WriteByte(':')
+		if err := canonicalValue(buf, fields[k]); err != nil {
+			return err
+		}
+	}
+	buf.WriteByte('}')
+	return nil
+}
+
+func canonicalValue(buf *bytes.Buffer, raw json.RawMessage) error {
+	trimmed := bytes.TrimLeft(raw, " \t\r\n")
+	switch {
+	case len(trimmed) > 0 && trimmed[0] == '{':
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(trimmed, &fields); err != nil {
+			return errs.Invalidf("malformed JSON: %v", err)
+		}
+		return canonicalObject(buf, fields)
+	case len(trimmed) > 0 && trimmed[0] == '[':
+		var items []json.RawMessage
+		if err := json.Unmarshal(trimmed, &items); err != nil {
+			return errs.Invalidf("malformed JSON: %v", err)
+		}
+		buf.WriteByte('[')
+		for i, item := range items {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			if err := canonicalValue(buf, item); err != nil {
+				return err
+			}
+		}
+		buf.WriteByte(']')
+		return nil
+	}
+	return json.Compact(buf, trimmed)
 }
 
 // writeBatch answers 200 with the batch result, fresh or replayed.
@@ -121,19 +176,22 @@ func strictObject(raw json.RawMessage, allowed ...string) (map[string]json.RawMe
 	if err := json.Unmarshal(raw, &fields); err != nil {
 		return nil, fmt.Errorf("malformed object: %v", err)
 	}
-	for name := range fields {
-		if !slices.Contains(allowed, name) {
-			return fields, fmt.Errorf("unknown field %q; allowed: %s", name, strings.Join(allowed, ", "))
-		}
-	}
-	return fields, nil
+	return fields, onlyAllowed(fields, allowed)
 }
 
-// operationFields reads one operation strictly and returns its `id`, when
+func onlyAllowed(fields map[string]json.RawMessage, allowed []string) error {
+	for name := range fields {
+		if !slices.Contains(allowed, name) {
+			return fmt.Errorf("unknown field %q; allowed: %s", name, strings.Join(allowed, ", "))
+		}
+	}
+	return nil
+}
+
+// operationFields checks one operation's fields and returns its `id`, when
 // present, as compact raw JSON (even when the rest is wrong, so the failed
 // result still carries it).
-func operationFields(raw json.RawMessage, allowed ...string) (map[string]json.RawMessage, []byte, error) {
-	fields, err := strictObject(raw, append([]string{"id"}, allowed...)...)
+func operationFields(fields map[string]json.RawMessage, allowed ...string) ([]byte, error) {
 	var id []byte
 	if v, ok := fields["id"]; ok {
 		var buf bytes.Buffer
@@ -141,7 +199,7 @@ func operationFields(raw json.RawMessage, allowed ...string) (map[string]json.Ra
 			id = buf.Bytes()
 		}
 	}
-	return fields, id, err
+	return id, onlyAllowed(fields, append([]string{"id"}, allowed...))
 }
 
 // integer reads a JSON integer; numeric strings are accepted only where

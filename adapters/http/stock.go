@@ -19,8 +19,8 @@ func (h *Handler) stockEndpoint(endpoint string, parse func(map[string]json.RawM
 			return err
 		}
 		ops := make([]application.StockOperation, len(req.operations))
-		for i, raw := range req.operations {
-			fields, id, err := operationFields(raw, allowed...)
+		for i, fields := range req.operations {
+			id, err := operationFields(fields, allowed...)
 			if err == nil {
 				ops[i], err = parse(fields)
 			}
