@@ -1,0 +1,44 @@
+package catalog
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/shopstock/inventory/domain/errs"
+)
+
+func TestArticleDetailRules(t *testing.T) {
+	a, err := NewArticleDetail(7, " SW10007 ", " Mug ")
+	if err != nil || a.ID() != 7 || a.Number() != "SW10007" || a.Name() != "Mug" {
+		t.Fatalf("a valid product is trimmed and keeps its id: %v %+v", err, a)
+	}
+	for _, tc := range []struct {
+		name         string
+		id           int64
+		number, text string
+	}{
+		{"negative id", -1, "SKU", ""},
+		{"missing number", 1, " ", ""},
+		{"long number", 1, strings.Repeat("n", 256), ""},
+		{"long name", 1, "SKU", strings.Repeat("n", 256)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := NewArticleDetail(tc.id, tc.number, tc.text); errs.KindOf(err) != errs.Invalid {
+				t.Fatalf("want invalid, got %v", err)
+			}
+		})
+	}
+	if err := a.Rename("", "x"); errs.KindOf(err) != errs.Invalid || a.Number() != "SW10007" {
+		t.Fatal("a failed rename changes nothing")
+	}
+}
+
+func TestArticleDetailsWithStockOrOpenPositionsStay(t *testing.T) {
+	a, _ := NewArticleDetail(0, "SKU", "")
+	if err := a.CheckDeletable(false, false); err != nil {
+		t.Fatal(err)
+	}
+	if a.CheckDeletable(true, false) != ErrStillReferenced || a.CheckDeletable(false, true) != ErrStillReferenced {
+		t.Fatal("stock or unshipped positions keep a product")
+	}
+}
