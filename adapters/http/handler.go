@@ -88,6 +88,7 @@ func (h *Handler) routes() {
 
 	h.stockRoutes()
 	h.articleRoutes()
+	h.orderRoutes()
 }
 
 // api registers an authenticated route whose handler reports failures as

@@ -20,7 +20,7 @@ func TestALocationSpecNamesExactlyOneWellFormedLocation(t *testing.T) {
 		spec LocationSpec
 		want string
 	}{
-		{"nothing", LocationSpec{}, "warehouse or binLocation is required"},
+		{"nothing", LocationSpec{}, "warehouse or source.binLocation is required"},
 		{"both", LocationSpec{Warehouse: &WarehouseSpec{ID: 1}, BinLocation: &BinLocationSpec{ID: 11}}, "not both"},
 		{"empty warehouse", LocationSpec{Warehouse: &WarehouseSpec{}}, "needs an id or a code"},
 		{"bin code without warehouse", LocationSpec{BinLocation: &BinLocationSpec{Code: "A-01"}}, "needs an id, or a code with"},

@@ -38,7 +38,8 @@ const (
 	Key  = "secret"
 )
 
-// Env is a running service on a fresh database.
+// Env is a running service on a fresh database. An Env made by hand, with
+// only URL set, sends requests to a server of the test's own making.
 type Env struct {
 	App *application.App
 	DB  *bunstore.DB
@@ -154,7 +155,11 @@ func (e *Env) DoRaw(t testing.TB, req *http.Request) *Response {
 		req.URL.Scheme, req.URL.Host = base.Scheme, base.Host
 		req.Host = ""
 	}
-	res, err := e.client.Do(req)
+	client := e.client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	res, err := client.Do(req)
 	if err != nil {
 		t.Fatalf("apitest: %s %s: %v", req.Method, req.URL.Path, err)
 	}
