@@ -2,6 +2,7 @@ package bunstore
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -67,8 +68,54 @@ func (r ledger) Append(ctx context.Context, entries []stock.LedgerEntry) error {
 	if r.s.db.postgres {
 		return r.appendPostgres(ctx, rows)
 	}
-	_, err := r.s.idb.NewInsert().Model(&rows).ExcludeColumn("id").Exec(ctx)
-	return err
+	return r.appendSQLite(ctx, rows)
+}
+
+// ledgerInsertChunk rows go into one prepared SQLite statement; its
+// parameters stay far below SQLite's limit of 32766.
+const ledgerInsertChunk = 100
+
+const ledgerInsertColumns = `INSERT INTO stock_ledger_entries
+(article_detail_id, warehouse_id, bin_location_id, type, quantity, stock_after, idempotency_key, operation_id, order_id, order_detail_id, user_name, created_at) VALUES `
+
+// appendSQLite binds the entries as parameters of a prepared multi-row
+// insert: SQLite parses the statement once instead of a thousand literals.
+func (r ledger) appendSQLite(ctx context.Context, rows []ledgerRow) error {
+	tx, ok := r.s.idb.(bun.Tx)
+	if !ok {
+		_, err := r.s.idb.NewInsert().Model(&rows).ExcludeColumn("id").Exec(ctx)
+		return err
+	}
+	placeholders := func(n int) string {
+		return ledgerInsertColumns + strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), ", n), ", ")
+	}
+	args := func(chunk []ledgerRow) []any {
+		out := make([]any, 0, len(chunk)*12)
+		for _, row := range chunk {
+			out = append(out, row.ArticleDetailID, row.WarehouseID, row.BinLocationID, row.Type, row.Quantity, row.StockAfter,
+				row.IdempotencyKey, row.OperationID, row.OrderID, row.OrderDetailID, row.User, sqliteTime(&row.CreatedAt))
+		}
+		return out
+	}
+	full := len(rows) / ledgerInsertChunk * ledgerInsertChunk
+	if full > 0 {
+		stmt, err := tx.Tx.PrepareContext(ctx, placeholders(ledgerInsertChunk))
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
+		for start := 0; start < full; start += ledgerInsertChunk {
+			if _, err := stmt.ExecContext(ctx, args(rows[start:start+ledgerInsertChunk])...); err != nil {
+				return err
+			}
+		}
+	}
+	if rest := rows[full:]; len(rest) > 0 {
+		if _, err := tx.Tx.ExecContext(ctx, placeholders(len(rest)), args(rest)...); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // appendPostgres sends the entries as one array per column: far less text

@@ -2,6 +2,7 @@ package bunstore
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -165,29 +166,14 @@ func (r stockMappings) LockMappings(ctx context.Context, wants ports.MappingWant
 		return nil, nil, nil
 	}
 	var rows []lockedMappingRow
-	q := r.s.idb.NewSelect().Model(&rows).ModelTableExpr("stock_mappings AS m").
-		ColumnExpr("m.*, b.code AS bin_code").Join("JOIN bin_locations AS b ON b.id = m.bin_location_id")
 	if r.s.db.postgres {
 		var err error
 		if rows, err = r.lockPostgres(ctx, wants); err != nil {
 			return nil, nil, err
 		}
 	} else {
-		if len(wants.InWarehouse) > 0 {
-			pairs := make([][]any, len(wants.InWarehouse))
-			for i, p := range wants.InWarehouse {
-				pairs[i] = []any{p.ArticleDetailID, p.WarehouseID}
-			}
-			q = q.WhereOr("(m.article_detail_id, m.warehouse_id) IN (?)", bun.In(pairs))
-		}
-		if len(wants.OnBin) > 0 {
-			pairs := make([][]any, len(wants.OnBin))
-			for i, p := range wants.OnBin {
-				pairs[i] = []any{p.BinLocationID, p.ArticleDetailID}
-			}
-			q = q.WhereOr("(m.bin_location_id, m.article_detail_id) IN (?)", bun.In(pairs))
-		}
-		if err := q.OrderExpr("m.id").Scan(ctx); err != nil {
+		var err error
+		if rows, err = r.lockSQLite(ctx, wants); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -203,6 +189,42 @@ func (r stockMappings) LockMappings(ctx context.Context, wants ports.MappingWant
 		bins = append(bins, stock.Bin{ID: row.BinLocationID, WarehouseID: row.WarehouseID, Code: row.BinCode, IsNull: row.BinCode == stock.NullBinLocationCode})
 	}
 	return mappings, bins, nil
+}
+
+// lockSQLite reads the wanted mappings; SQLite's immediate transaction
+// already holds the database, so there is nothing to lock row by row.
+func (r stockMappings) lockSQLite(ctx context.Context, wants ports.MappingWants) ([]lockedMappingRow, error) {
+	var all []lockedMappingRow
+	query := func(join string, pairs [][]any) error {
+		arg, err := jsonRows(pairs)
+		if err != nil {
+			return err
+		}
+		var rows []lockedMappingRow
+		err = r.s.idb.NewRaw(`SELECT m.*, b.code AS bin_code FROM json_each(?) AS p CROSS `+join+
+			` JOIN bin_locations AS b ON b.id = m.bin_location_id ORDER BY m.id`, arg).Scan(ctx, &rows)
+		all = append(all, rows...)
+		return err
+	}
+	if len(wants.InWarehouse) > 0 {
+		pairs := make([][]any, len(wants.InWarehouse))
+		for i, p := range wants.InWarehouse {
+			pairs[i] = []any{p.ArticleDetailID, p.WarehouseID}
+		}
+		if err := query("JOIN stock_mappings AS m ON m.article_detail_id = json_extract(p.value, '$[0]') AND m.warehouse_id = json_extract(p.value, '$[1]')", pairs); err != nil {
+			return nil, err
+		}
+	}
+	if len(wants.OnBin) > 0 {
+		pairs := make([][]any, len(wants.OnBin))
+		for i, p := range wants.OnBin {
+			pairs[i] = []any{p.ArticleDetailID, p.BinLocationID}
+		}
+		if err := query("JOIN stock_mappings AS m ON m.bin_location_id = json_extract(p.value, '$[1]') AND m.article_detail_id = json_extract(p.value, '$[0]')", pairs); err != nil {
+			return nil, err
+		}
+	}
+	return all, nil
 }
 
 // lockPostgres joins the wanted pairs to the mappings through their
@@ -325,12 +347,24 @@ WHERE m.id = v.id`, pgdialect.Array(ids), pgdialect.Array(stocks), pgdialect.Arr
 		}
 		return restore()
 	}
-	values := r.s.idb.NewValues(&rows)
-	_, err := r.s.idb.NewUpdate().With("_data", values).Model(&rows).TableExpr("_data").
-		Set("stock = _data.stock").Set("reserved_stock = _data.reserved_stock").
-		Set("is_default = _data.is_default").Set("last_stock_take = _data.last_stock_take").
-		Where("m.id = _data.id").Exec(ctx)
-	return err
+	// SQLite: one prepared statement, bound per row; it is parsed once and
+	// each execution is an index lookup by primary key.
+	tx, ok := r.s.idb.(bun.Tx)
+	if !ok {
+		return fmt.Errorf("bulk update outside a write transaction")
+	}
+	stmt, err := tx.Tx.PrepareContext(ctx, `UPDATE stock_mappings
+SET stock = ?, reserved_stock = ?, is_default = ?, last_stock_take = ? WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, row := range rows {
+		if _, err := stmt.ExecContext(ctx, row.Stock, row.ReservedStock, row.IsDefault, sqliteTime(row.LastStockTake), row.ID); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (r stockMappings) ArticleStock(ctx context.Context, articleDetailID int64) ([]ports.WarehouseStock, error) {
