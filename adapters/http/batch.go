@@ -65,7 +65,10 @@ func readBatch(w http.ResponseWriter, r *http.Request, endpoint string) (batchRe
 	if err := json.Unmarshal(raw, &ops); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) {
-			return batchRequest{}, errs.Invalidf("request body must be a JSON array of operation objects")
+			if bytes.HasPrefix(bytes.TrimSpace(raw), []byte("[")) {
+				return batchRequest{}, errs.Invalidf("an operation is not a JSON object: every element of the array must be an object, not a %s", typeErr.Value)
+			}
+			return batchRequest{}, errs.Invalidf("request body must be a JSON array of operations, not a %s", typeErr.Value)
 		}
 		return batchRequest{}, errs.Invalidf("malformed JSON: %v", err)
 	}

@@ -52,6 +52,11 @@ func readBody(r *http.Request, w http.ResponseWriter) ([]byte, error) {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, nil
 	}
+	// Neither database stores the NUL character, and drivers cut statements
+	// at it: refuse it here, in raw or escaped form.
+	if bytes.IndexByte(body, 0) >= 0 || bytes.Contains(bytes.ToLower(body), []byte(`\u0000`)) {
+		return nil, errs.Invalidf("request body must not contain the NUL character (\\u0000)")
+	}
 	ct := r.Header.Get("Content-Type")
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 		return nil, errUnsupportedMedia
@@ -64,6 +69,9 @@ func readBody(r *http.Request, w http.ResponseWriter) ([]byte, error) {
 func decodeStrict(body []byte, dst any, readOnly ...string) error {
 	if body == nil {
 		return errs.Invalidf("request body is empty: a JSON object is expected")
+	}
+	if trimmed := bytes.TrimSpace(body); len(trimmed) == 0 || trimmed[0] != '{' {
+		return errs.Invalidf("request body must be a JSON object")
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()

@@ -191,6 +191,14 @@ func parseFilter(c *rawCondition, fields ports.ListFields) (ports.Filter, error)
 	if v, ok := c.params["value"]; ok {
 		raw = append(raw, v)
 	}
+	for _, v := range raw {
+		if strings.IndexByte(v, 0) >= 0 {
+			return f, errs.Invalidf("filter[%d][value] must not contain the NUL character", c.index)
+		}
+	}
+	if (f.Expression == ports.ExprLike || f.Expression == ports.ExprNotLike) && typ != ports.TextField {
+		return f, errs.Invalidf("filter[%d][expression] %s works on text properties only; %q is not one", c.index, f.Expression, prop)
+	}
 	switch f.Expression {
 	case ports.ExprIsNull, ports.ExprIsNotNull:
 		return f, nil

@@ -130,7 +130,7 @@ type warehouseUpdateBody struct {
 	Name                        *string            `json:"name" validate:"omitempty,max=255"`
 	StockAvailableForSale       *bool              `json:"stockAvailableForSale"`
 	Contact                     *string            `json:"contact" validate:"omitempty,max=255"`
-	Email                       *string            `json:"email" validate:"omitempty,email,max=255"`
+	Email                       *string            `json:"email" validate:"omitempty,max=255"` // may be "" to clear it; the domain checks the address
 	Phone                       *string            `json:"phone" validate:"omitempty,max=255"`
 	Address                     *string            `json:"address"`
 	Comment                     *string            `json:"comment"`

@@ -34,6 +34,9 @@ const MaxGeneratedCodes = 100000
 
 const maxPadding = 10
 
+// maxNumber keeps ranges countable without overflow (and codes short).
+const maxNumber = 999_999_999
+
 func (c FormatComponent) validate() error {
 	switch c.Type {
 	case ComponentText:
@@ -44,8 +47,8 @@ func (c FormatComponent) validate() error {
 			return errors.New("a text component's value must be at most 255 characters")
 		}
 	case ComponentNumber:
-		if c.NumberFrom < 0 || c.NumberTo < c.NumberFrom {
-			return errors.New("a number component needs 0 <= from <= to")
+		if c.NumberFrom < 0 || c.NumberTo < c.NumberFrom || c.NumberTo > maxNumber {
+			return errors.New("a number component needs 0 <= from <= to <= 999999999")
 		}
 		if c.Padding < 0 || c.Padding > maxPadding {
 			return errors.New("a number component's padding must be between 0 and 10")

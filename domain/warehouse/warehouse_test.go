@@ -224,3 +224,10 @@ func TestBinLocationsWithStockOrADefaultMappingStay(t *testing.T) {
 		t.Fatalf("default: %v", err)
 	}
 }
+
+func TestNumberRangesAreBoundedSoCountsCannotOverflow(t *testing.T) {
+	d := validDetails()
+	d.BinLocationFormat = []FormatComponent{{Type: ComponentNumber, NumberFrom: 0, NumberTo: 1 << 62}}
+	_, err := New(d)
+	mustInvalid(t, err, "binLocationFormatComponents[0]")
+}
