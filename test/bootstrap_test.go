@@ -1,0 +1,144 @@
+package test
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/fx"
+
+	"github.com/shopstock/inventory/adapters/bunstore"
+	"github.com/shopstock/inventory/application"
+
+	"github.com/shopstock/inventory/bootstrap"
+	"github.com/shopstock/inventory/test/testdb"
+)
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// TestServiceStartsServesAndStops wires the whole service with fx, as the
+// command does, on both databases: migrations, the API user, the HTTP
+// server, the background loops, and a clean stop.
+func TestServiceStartsServesAndStops(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		t.Setenv("INVENTORY_DATABASE_URL", databaseURL)
+		t.Setenv("INVENTORY_HTTP_ADDR", freeAddr(t))
+		t.Setenv("INVENTORY_API_KEY", "boot-secret")
+		t.Setenv("INVENTORY_LOG_LEVEL", "warn")
+		cfg, err := bootstrap.ConfigFromEnv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		app := fx.New(bootstrap.Options(cfg), fx.NopLogger)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := app.Start(ctx); err != nil {
+			t.Fatalf("start: %v", err)
+		}
+		base := "http://" + cfg.HTTPAddr
+		get := func(path string, auth bool) int {
+			req, _ := http.NewRequest(http.MethodGet, base+path, nil)
+			if auth {
+				req.SetBasicAuth("admin", "boot-secret")
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatalf("GET %s: %v", path, err)
+			}
+			resp.Body.Close()
+			return resp.StatusCode
+		}
+		if got := get("/healthz", false); got != http.StatusOK {
+			t.Errorf("/healthz: %d", got)
+		}
+		if got := get("/readyz", false); got != http.StatusOK {
+			t.Errorf("/readyz: %d", got)
+		}
+		if got := get("/api/warehouses", true); got != http.StatusOK {
+			t.Errorf("/api/warehouses with the configured key: %d", got)
+		}
+		if got := get("/api/warehouses", false); got != http.StatusUnauthorized {
+			t.Errorf("/api/warehouses without auth: %d", got)
+		}
+		if err := app.Stop(ctx); err != nil {
+			t.Fatalf("stop: %v", err)
+		}
+		if _, err := http.Get(base + "/healthz"); err == nil {
+			t.Error("the server still answers after stop")
+		}
+	})
+}
+
+func TestConfigurationIsReadFromTheEnvironment(t *testing.T) {
+	t.Setenv("INVENTORY_HTTP_ADDR", "")
+	t.Setenv("INVENTORY_DATABASE_URL", "")
+	cfg, err := bootstrap.ConfigFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.HTTPAddr != "127.0.0.1:8080" || cfg.DatabaseURL != "sqlite:inventory.db" || cfg.APIUser != "admin" ||
+		cfg.MailFrom != "inventory@localhost" || cfg.IdempotencyRetention != 720*time.Hour || cfg.LogFormat != "json" {
+		t.Fatalf("defaults: %+v", cfg)
+	}
+	t.Setenv("INVENTORY_IDEMPOTENCY_RETENTION", "soon")
+	if _, err := bootstrap.ConfigFromEnv(); err == nil || !strings.Contains(err.Error(), "INVENTORY_IDEMPOTENCY_RETENTION") {
+		t.Fatalf("a bad retention is refused: %v", err)
+	}
+	t.Setenv("INVENTORY_IDEMPOTENCY_RETENTION", "1h")
+	t.Setenv("INVENTORY_LOG_FORMAT", "xml")
+	if _, err := bootstrap.ConfigFromEnv(); err == nil {
+		t.Fatal("a bad log format is refused")
+	}
+}
+
+func TestAGeneratedKeyIsCreatedOnlyWhenNoUserExists(t *testing.T) {
+	ctx := context.Background()
+	db, err := bunstore.Open(testdb.SQLite(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	app := application.New(db, bootClock{})
+	key, err := app.EnsureAPIUser(ctx, "admin", "")
+	if err != nil || len(key) < 32 {
+		t.Fatalf("first start generates a long key: %q %v", key, err)
+	}
+	if ok, _ := app.Authenticate(ctx, "admin", key); !ok {
+		t.Fatal("the generated key works")
+	}
+	var stored string
+	if err := db.Bun().NewSelect().Table("api_users").Column("key_hash").Where("name = 'admin'").Scan(ctx, &stored); err != nil || strings.Contains(stored, key) {
+		t.Fatalf("only a hash of the key is stored: %v", err)
+	}
+	again, err := app.EnsureAPIUser(ctx, "admin", "")
+	if err != nil || again != "" {
+		t.Fatalf("a later start keeps the user and shows no key: %q %v", again, err)
+	}
+	if _, err := app.EnsureAPIUser(ctx, "admin", "replaced"); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := app.Authenticate(ctx, "admin", key); ok {
+		t.Fatal("a configured key replaces the old one")
+	}
+	if ok, _ := app.Authenticate(ctx, "admin", "replaced"); !ok {
+		t.Fatal("the configured key works")
+	}
+}
+
+type bootClock struct{}
+
+func (bootClock) Now() time.Time { return time.Now().UTC() }
