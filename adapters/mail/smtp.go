@@ -133,7 +133,12 @@ func (s *SMTP) Send(ctx context.Context, m ports.Mail) error {
 	defer stop()
 
 	if err := s.transact(conn, to.Address, msg); err != nil {
-		if ctxErr := ctx.Err(); ctxErr != nil {
+		ctxErr := ctx.Err()
+		if ctxErr == nil && !time.Now().Before(deadline) {
+			// The conn's deadline can fire a moment before ctx notices.
+			ctxErr = context.DeadlineExceeded
+		}
+		if ctxErr != nil {
 			return fmt.Errorf("mail: send to %s: %w (%v)", s.addr, ctxErr, err)
 		}
 		return fmt.Errorf("mail: send to %s: %w", s.addr, err)

@@ -109,6 +109,8 @@ func Start(t testing.TB, opts ...Option) *Server {
 	}()
 	t.Cleanup(func() {
 		_ = srv.Close()
+		// Close misses a listener that Serve has not registered yet.
+		_ = ln.Close()
 		<-done
 	})
 	return s
