@@ -1,0 +1,180 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/order"
+	"github.com/shopstock/inventory/domain/stock"
+	"github.com/shopstock/inventory/ports"
+)
+
+type orderJSON struct {
+	ID            int64             `json:"id"`
+	Number        string            `json:"number"`
+	Status        string            `json:"status"`
+	CustomerEmail string            `json:"customerEmail"`
+	Details       []orderDetailJSON `json:"details"`
+}
+
+type orderDetailJSON struct {
+	ID              int64  `json:"id"`
+	ArticleDetailID int64  `json:"articleDetailId"`
+	Quantity        int    `json:"quantity"`
+	Shipped         int    `json:"shipped"`
+	Status          string `json:"status"`
+}
+
+func toOrderJSON(o *order.Order) orderJSON {
+	out := orderJSON{ID: o.ID(), Number: o.Number(), Status: string(o.Status()), CustomerEmail: o.CustomerEmail()}
+	ds := o.Details()
+	out.Details = make([]orderDetailJSON, len(ds))
+	for i, d := range ds {
+		out.Details[i] = orderDetailJSON{
+			ID: d.ID(), ArticleDetailID: d.ArticleDetailID(), Quantity: d.Quantity(), Shipped: d.Shipped(), Status: string(d.Status()),
+		}
+	}
+	return out
+}
+
+type orderCreateBody struct {
+	ID            int64                   `json:"id" validate:"gte=0"`
+	Number        string                  `json:"number" validate:"required,max=255"`
+	CustomerEmail string                  `json:"customerEmail" validate:"max=255"`
+	Status        string                  `json:"status"`
+	Details       []orderDetailCreateBody `json:"details" validate:"required,min=1,dive"`
+}
+
+type orderDetailCreateBody struct {
+	ID              int64  `json:"id" validate:"gte=0"`
+	ArticleDetailID int64  `json:"articleDetailId" validate:"gt=0"`
+	Quantity        int    `json:"quantity" validate:"gte=1"`
+	Shipped         int    `json:"shipped" validate:"gte=0"`
+	Status          string `json:"status"`
+}
+
+type orderShipBody struct {
+	Warehouse          *warehouseRefBody `json:"warehouse"`
+	SuppressStatusMail bool              `json:"suppressStatusMail"`
+}
+
+type warehouseRefBody struct {
+	ID   int64  `json:"id" validate:"gte=0"`
+	Code string `json:"code" validate:"max=255"`
+}
+
+func (h *Handler) orderRoutes() {
+	h.api("GET /api/orders", h.listOrders)
+	h.api("POST /api/orders", h.createOrder)
+	h.api("GET /api/orders/{id}", h.getOrder)
+	h.api("PUT /api/orders/{id}/ship", h.shipOrder)
+	h.api("PUT /api/orderDetails/ship/{idempotencyKey}", h.shipOrderDetails)
+}
+
+func (h *Handler) listOrders(w http.ResponseWriter, r *http.Request) error {
+	q, err := parseList(r.URL.Query(), ports.OrderFields)
+	if err != nil {
+		return err
+	}
+	p, err := h.app.Orders(r.Context(), q)
+	if err != nil {
+		return err
+	}
+	data := make([]orderJSON, len(p.Items))
+	for i, o := range p.Items {
+		data[i] = toOrderJSON(o)
+	}
+	writeJSON(w, http.StatusOK, listBody[orderJSON]{Success: true, Total: p.Total, Data: data})
+	return nil
+}
+
+func (h *Handler) createOrder(w http.ResponseWriter, r *http.Request) error {
+	raw, err := readBody(r, w)
+	if err != nil {
+		return err
+	}
+	var body orderCreateBody
+	if err := decodeStrict(raw, &body); err != nil {
+		return err
+	}
+	if err := h.validate(body); err != nil {
+		return err
+	}
+	p := order.NewOrder{
+		ID: body.ID, Number: body.Number, CustomerEmail: body.CustomerEmail, Status: body.Status,
+		Details: make([]order.NewDetail, len(body.Details)),
+	}
+	for i, d := range body.Details {
+		p.Details[i] = order.NewDetail{
+			ID: d.ID, ArticleDetailID: d.ArticleDetailID, Quantity: d.Quantity, Shipped: d.Shipped, Status: d.Status,
+		}
+	}
+	id, err := h.app.CreateOrder(r.Context(), p)
+	if err != nil {
+		return err
+	}
+	h.writeCreated(w, r, "/api/orders", id, false)
+	return nil
+}
+
+// orderRef reads the path id: a database id, or the order number when the
+// query says useNumberAsId.
+func orderRef(r *http.Request) (application.OrderRef, error) {
+	byNumber := false
+	if raw := r.URL.Query().Get("useNumberAsId"); raw != "" {
+		v, err := strconv.ParseBool(raw)
+		if err != nil {
+			return application.OrderRef{}, errs.InvalidFields(errs.FieldError{Property: "useNumberAsId", Message: "must be true, false, 1 or 0"})
+		}
+		byNumber = v
+	}
+	if byNumber {
+		return application.OrderRef{Number: r.PathValue("id")}, nil
+	}
+	id, err := pathID(r, "id", "order")
+	return application.OrderRef{ID: id}, err
+}
+
+func (h *Handler) getOrder(w http.ResponseWriter, r *http.Request) error {
+	ref, err := orderRef(r)
+	if err != nil {
+		return err
+	}
+	o, err := h.app.Order(r.Context(), ref)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, dataBody[orderJSON]{Success: true, Data: toOrderJSON(o)})
+	return nil
+}
+
+func (h *Handler) shipOrder(w http.ResponseWriter, r *http.Request) error {
+	ref, err := orderRef(r)
+	if err != nil {
+		return err
+	}
+	raw, err := readBody(r, w)
+	if err != nil {
+		return err
+	}
+	var body orderShipBody
+	if raw != nil {
+		if err := decodeStrict(raw, &body); err != nil {
+			return err
+		}
+		if err := h.validate(body); err != nil {
+			return err
+		}
+	}
+	var from *stock.WarehouseSpec
+	if body.Warehouse != nil {
+		from = &stock.WarehouseSpec{ID: body.Warehouse.ID, Code: body.Warehouse.Code}
+	}
+	if err := h.app.ShipOrder(r.Context(), ref, from, body.SuppressStatusMail, apiUser(r.Context())); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, ok)
+	return nil
+}
