@@ -38,6 +38,12 @@ func (r stockMappings) Locations(ctx context.Context, wants ports.LocationWants)
 		if len(wants.WarehouseCodes) > 0 {
 			q = q.WhereOr("code IN (?)", bun.In(wants.WarehouseCodes))
 		}
+		if r.s.write && r.s.db.postgres {
+			// A warehouse deleted while the batch runs would take its unknown
+			// bin location with it and break the mapping's foreign key; the
+			// key share lock makes the delete wait (and see the new stock).
+			q = q.For("KEY SHARE")
+		}
 		if err := q.Scan(ctx); err != nil {
 			return nil, nil, err
 		}
@@ -137,7 +143,7 @@ func (r stockMappings) locatePostgres(ctx context.Context, wants ports.LocationW
 
 func (r stockMappings) shareLock() string {
 	if r.s.write {
-		return " FOR SHARE OF b"
+		return " FOR SHARE OF b FOR KEY SHARE OF w"
 	}
 	return ""
 }
