@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -61,108 +60,44 @@ func readBatch(w http.ResponseWriter, r *http.Request, endpoint string) (batchRe
 	if raw == nil {
 		return batchRequest{}, errs.Invalidf("request body is empty: a JSON array of operations is expected")
 	}
-	var ops []map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &ops); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) {
-			if bytes.HasPrefix(bytes.TrimSpace(raw), []byte("[")) {
-				return batchRequest{}, errs.Invalidf("an operation is not a JSON object: every element of the array must be an object, not a %s", typeErr.Value)
-			}
-			return batchRequest{}, errs.Invalidf("request body must be a JSON array of operations, not a %s", typeErr.Value)
-		}
-		return batchRequest{}, errs.Invalidf("malformed JSON: %v", err)
+	if !json.Valid(raw) {
+		var v any
+		return batchRequest{}, errs.Invalidf("malformed JSON: %v", json.Unmarshal(raw, &v))
 	}
-	if len(ops) == 0 {
+	if kind := jsonKind(raw); kind != "an array" {
+		return batchRequest{}, errs.Invalidf("request body must be a JSON array of operations, not %s", kind)
+	}
+	elements := splitArray(raw)
+	if len(elements) == 0 {
 		return batchRequest{}, errs.Invalidf("the batch is empty: send 1 to %d operations", application.MaxBatchOperations)
 	}
-	if len(ops) > application.MaxBatchOperations {
-		return batchRequest{}, errs.Invalidf("the batch has %d operations; at most %d are allowed", len(ops), application.MaxBatchOperations)
+	if len(elements) > application.MaxBatchOperations {
+		return batchRequest{}, errs.Invalidf("the batch has %d operations; at most %d are allowed", len(elements), application.MaxBatchOperations)
 	}
-	for i, op := range ops {
-		if op == nil {
-			return batchRequest{}, errs.Invalidf("operation %d is not a JSON object", i)
+	ops := make([]map[string]json.RawMessage, len(elements))
+	for i, element := range elements {
+		if kind := jsonKind(element); kind != "an object" {
+			return batchRequest{}, errs.Invalidf("operation %d is not a JSON object but %s: every element of the array must be an object", i, kind)
 		}
-	}
-	fingerprint, err := fingerprint(ops)
-	if err != nil {
-		return batchRequest{}, err
+		ops[i] = splitObject(element)
 	}
 	return batchRequest{
 		meta: application.BatchMeta{
-			Key: r.PathValue("idempotencyKey"), Endpoint: endpoint, Fingerprint: fingerprint, User: apiUser(r.Context()),
+			Key: r.PathValue("idempotencyKey"), Endpoint: endpoint, Fingerprint: fingerprint(raw), User: apiUser(r.Context()),
 		},
 		operations: ops,
 	}, nil
 }
 
-// fingerprint hashes the operations as canonical JSON (keys sorted, no
-// white space), so that a retry of the same batch is recognised whatever
-// the order of its keys.
-func fingerprint(ops []map[string]json.RawMessage) (string, error) {
+// fingerprint hashes the body as canonical JSON (keys sorted, no white
+// space), so that a retry of the same batch is recognised whatever the order
+// of its keys.
+func fingerprint(raw []byte) string {
 	var buf bytes.Buffer
-	buf.WriteByte('[')
-	for i, op := range ops {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		if err := canonicalObject(&buf, op); err != nil {
-			return "", err
-		}
-	}
-	buf.WriteByte(']')
+	buf.Grow(len(raw))
+	canonicalJSON(&buf, raw)
 	sum := sha256.Sum256(buf.Bytes())
-	return hex.EncodeToString(sum[:]), nil
-}
-
-func canonicalObject(buf *bytes.Buffer, fields map[string]json.RawMessage) error {
-	keys := make([]string, 0, len(fields))
-	for k := range fields {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	buf.WriteByte('{')
-	for i, k := range keys {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		name, _ := json.Marshal(k)
-		buf.Write(name)
-		buf.WriteByte(':')
-		if err := canonicalValue(buf, fields[k]); err != nil {
-			return err
-		}
-	}
-	buf.WriteByte('}')
-	return nil
-}
-
-func canonicalValue(buf *bytes.Buffer, raw json.RawMessage) error {
-	trimmed := bytes.TrimLeft(raw, " \t\r\n")
-	switch {
-	case len(trimmed) > 0 && trimmed[0] == '{':
-		var fields map[string]json.RawMessage
-		if err := json.Unmarshal(trimmed, &fields); err != nil {
-			return errs.Invalidf("malformed JSON: %v", err)
-		}
-		return canonicalObject(buf, fields)
-	case len(trimmed) > 0 && trimmed[0] == '[':
-		var items []json.RawMessage
-		if err := json.Unmarshal(trimmed, &items); err != nil {
-			return errs.Invalidf("malformed JSON: %v", err)
-		}
-		buf.WriteByte('[')
-		for i, item := range items {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			if err := canonicalValue(buf, item); err != nil {
-				return err
-			}
-		}
-		buf.WriteByte(']')
-		return nil
-	}
-	return json.Compact(buf, trimmed)
+	return hex.EncodeToString(sum[:])
 }
 
 // writeBatch answers 200 with the batch result, fresh or replayed.
@@ -173,13 +108,32 @@ func writeBatch(w http.ResponseWriter, out application.BatchOutcome) {
 	writeRaw(w, http.StatusOK, out.Body)
 }
 
-// strictObject reads a JSON object whose fields must all be allowed.
+// strictObject reads a JSON object (part of an already validated body)
+// whose fields must all be allowed.
 func strictObject(raw json.RawMessage, allowed ...string) (map[string]json.RawMessage, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		return nil, fmt.Errorf("malformed object: %v", err)
-	}
+	fields := splitObject(raw)
 	return fields, onlyAllowed(fields, allowed)
+}
+
+// jsonKind names the type of a valid JSON value, for messages.
+func jsonKind(raw []byte) string {
+	i := skipSpace(raw, 0)
+	if i >= len(raw) {
+		return "nothing"
+	}
+	switch raw[i] {
+	case '[':
+		return "an array"
+	case '{':
+		return "an object"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
 }
 
 func onlyAllowed(fields map[string]json.RawMessage, allowed []string) error {
@@ -235,7 +189,9 @@ func text(fields map[string]json.RawMessage, name string) (string, error) {
 		return "", nil
 	}
 	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+		s = string(raw[1 : len(raw)-1]) // no escapes: the bytes are the string
+	} else if err := json.Unmarshal(raw, &s); err != nil {
 		return "", fmt.Errorf("%s must be a string, not %s", name, string(raw))
 	}
 	if s == "" {

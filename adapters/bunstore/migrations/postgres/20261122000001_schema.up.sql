@@ -54,7 +54,7 @@ CREATE TABLE stock_mappings (
     is_default        BOOLEAN NOT NULL DEFAULT FALSE,
     last_stock_take   TIMESTAMPTZ,
     CHECK (stock >= 0 AND reserved_stock >= 0 AND reserved_stock <= stock)
-);
+) WITH (fillfactor = 70);
 --bun:split
 CREATE UNIQUE INDEX stock_mappings_bin_article_key ON stock_mappings (bin_location_id, article_detail_id);
 --bun:split

@@ -1,0 +1,45 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+func thousandOperations() []byte {
+	ops := make([]map[string]any, 1000)
+	for i := range ops {
+		ops[i] = map[string]any{
+			"id": i, "articleDetailId": i%100 + 1, "quantity": 1,
+			"binLocation": map[string]any{"code": fmt.Sprintf("B%d", i), "warehouseId": 1},
+		}
+	}
+	body, _ := json.Marshal(ops)
+	return body
+}
+
+// BenchmarkReadAndParseBatch is the HTTP adapter's share of a 1000-operation
+// change batch: read, check, fingerprint, and parse every operation.
+func BenchmarkReadAndParseBatch(b *testing.B) {
+	body := thousandOperations()
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		r := httptest.NewRequest(http.MethodPut, "/api/stock/change/k", bytes.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
+		req, err := readBatch(httptest.NewRecorder(), r, "stock/change")
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, fields := range req.operations {
+			if _, err := operationFields(fields, "articleDetailId", "quantity", "warehouse", "binLocation"); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := parseAtLocation(fields); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
