@@ -71,14 +71,13 @@ func (a *App) ShipOrderDetails(ctx context.Context, meta BatchMeta, ops []Detail
 		if err := ss.save(ctx, s); err != nil {
 			return nil, err
 		}
+		var touched []*order.Order
 		for _, o := range orders {
 			if changed[o] {
-				if err := s.Orders().Save(ctx, o); err != nil {
-					return nil, err
-				}
+				touched = append(touched, o)
 			}
 		}
-		return results, nil
+		return results, s.Orders().Save(ctx, touched...)
 	})
 }
 

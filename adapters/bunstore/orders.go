@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/shopstock/inventory/domain/errs"
 	domorder "github.com/shopstock/inventory/domain/order"
@@ -156,19 +157,54 @@ func (r orders) withDetails(ctx context.Context, rows []orderRow) ([]*domorder.O
 	return out, nil
 }
 
-func (r orders) Save(ctx context.Context, o *domorder.Order) error {
-	if _, err := r.s.idb.NewUpdate().Table("orders").Set("status = ?", string(o.Status())).
-		Where("id = ?", o.ID()).Exec(ctx); err != nil {
-		return err
-	}
-	for _, d := range o.Details() {
-		if _, err := r.s.idb.NewUpdate().Table("order_details").
-			Set("shipped = ?", d.Shipped()).Set("status = ?", string(d.Status())).
-			Where("id = ? AND order_id = ?", d.ID(), o.ID()).Exec(ctx); err != nil {
-			return err
+// Save writes the statuses and shipped quantities of the orders in two
+// statements, however many orders and positions a batch touched.
+func (r orders) Save(ctx context.Context, os ...*domorder.Order) error {
+	var orderIDs, detailIDs []int64
+	var orderStatus, detailStatus []string
+	var shipped []int64
+	for _, o := range os {
+		orderIDs, orderStatus = append(orderIDs, o.ID()), append(orderStatus, string(o.Status()))
+		for _, d := range o.Details() {
+			detailIDs, shipped, detailStatus = append(detailIDs, d.ID()), append(shipped, int64(d.Shipped())), append(detailStatus, string(d.Status()))
 		}
 	}
-	return nil
+	if len(orderIDs) == 0 {
+		return nil
+	}
+	if r.s.db.postgres {
+		if _, err := r.s.idb.ExecContext(ctx, `UPDATE orders AS o SET status = v.status
+FROM unnest(?::bigint[], ?::text[]) AS v(id, status) WHERE o.id = v.id`,
+			pgdialect.Array(orderIDs), pgdialect.Array(orderStatus)); err != nil {
+			return err
+		}
+		_, err := r.s.idb.ExecContext(ctx, `UPDATE order_details AS d SET shipped = v.shipped, status = v.status
+FROM unnest(?::bigint[], ?::int[], ?::text[]) AS v(id, shipped, status) WHERE d.id = v.id`,
+			pgdialect.Array(detailIDs), pgdialect.Array(shipped), pgdialect.Array(detailStatus))
+		return err
+	}
+	orderRows := make([][]any, len(orderIDs))
+	for i := range orderIDs {
+		orderRows[i] = []any{orderIDs[i], orderStatus[i]}
+	}
+	detailRows := make([][]any, len(detailIDs))
+	for i := range detailIDs {
+		detailRows[i] = []any{detailIDs[i], shipped[i], detailStatus[i]}
+	}
+	arg, err := jsonRows(orderRows)
+	if err != nil {
+		return err
+	}
+	if _, err := r.s.idb.ExecContext(ctx, `UPDATE orders SET status = json_extract(v.value, '$[1]')
+FROM json_each(?) AS v WHERE orders.id = json_extract(v.value, '$[0]')`, arg); err != nil {
+		return err
+	}
+	if arg, err = jsonRows(detailRows); err != nil {
+		return err
+	}
+	_, err = r.s.idb.ExecContext(ctx, `UPDATE order_details SET shipped = json_extract(v.value, '$[1]'), status = json_extract(v.value, '$[2]')
+FROM json_each(?) AS v WHERE order_details.id = json_extract(v.value, '$[0]')`, arg)
+	return err
 }
 
 func (r orders) List(ctx context.Context, q ports.ListQuery) (ports.Page[*domorder.Order], error) {
