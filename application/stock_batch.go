@@ -25,24 +25,23 @@ type stockAction func(ss *stockSession, op StockOperation, ref stock.Reference) 
 
 // SetStock sets absolute quantities: a stocktake per operation.
 func (a *App) SetStock(ctx context.Context, meta BatchMeta, ops []StockOperation, render RenderBatch) (BatchOutcome, error) {
-	return a.stockBatch(ctx, meta, ops, render, func(ss *stockSession, op StockOperation, ref stock.Reference) error {
-		at, err := ss.locate(op.ArticleDetailID, op.At, "")
-		if err != nil {
-			return err
-		}
-		return ss.inv.Set(op.ArticleDetailID, at, op.Quantity, ref)
-	})
+	return a.stockBatch(ctx, meta, ops, render, atLocation((*stock.Inventory).Set))
 }
 
 // ChangeStock adds or removes stock.
 func (a *App) ChangeStock(ctx context.Context, meta BatchMeta, ops []StockOperation, render RenderBatch) (BatchOutcome, error) {
-	return a.stockBatch(ctx, meta, ops, render, func(ss *stockSession, op StockOperation, ref stock.Reference) error {
+	return a.stockBatch(ctx, meta, ops, render, atLocation((*stock.Inventory).Change))
+}
+
+// atLocation runs an inventory method on the one location an operation names.
+func atLocation(apply func(inv *stock.Inventory, article int64, at stock.Location, quantity int, ref stock.Reference) error) stockAction {
+	return func(ss *stockSession, op StockOperation, ref stock.Reference) error {
 		at, err := ss.locate(op.ArticleDetailID, op.At, "")
 		if err != nil {
 			return err
 		}
-		return ss.inv.Change(op.ArticleDetailID, at, op.Quantity, ref)
-	})
+		return apply(ss.inv, op.ArticleDetailID, at, op.Quantity, ref)
+	}
 }
 
 // RelocateStock moves stock from one location to another.

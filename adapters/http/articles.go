@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 
+	"github.com/shopstock/inventory/domain/catalog"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -52,20 +53,11 @@ func (h *Handler) articleRoutes() {
 }
 
 func (h *Handler) listArticles(w http.ResponseWriter, r *http.Request) error {
-	q, err := parseList(r.URL.Query(), ports.ArticleDetailFields)
-	if err != nil {
-		return err
-	}
-	p, err := h.app.ArticleDetails(r.Context(), q)
-	if err != nil {
-		return err
-	}
-	data := make([]articleJSON, len(p.Items))
-	for i, a := range p.Items {
-		data[i] = articleJSON{ID: a.ID(), Number: a.Number(), Name: a.Name()}
-	}
-	writeJSON(w, http.StatusOK, listBody[articleJSON]{Success: true, Total: p.Total, Data: data})
-	return nil
+	return writeList(w, r, ports.ArticleDetailFields, h.app.ArticleDetails, toArticleJSON)
+}
+
+func toArticleJSON(a *catalog.ArticleDetail) articleJSON {
+	return articleJSON{ID: a.ID(), Number: a.Number(), Name: a.Name()}
 }
 
 func (h *Handler) getArticle(w http.ResponseWriter, r *http.Request) error {
@@ -78,7 +70,7 @@ func (h *Handler) getArticle(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out := articleDetailJSON{
-		articleJSON:   articleJSON{ID: v.Article.ID(), Number: v.Article.Number(), Name: v.Article.Name()},
+		articleJSON:   toArticleJSON(v.Article),
 		PhysicalStock: v.PhysicalStock, PhysicalStockForSale: v.PhysicalStockForSale, ReservedStock: v.ReservedStock,
 		AvailableStock: v.AvailableStock, WarehouseStocks: make([]warehouseStockJSON, len(v.WarehouseStocks)),
 	}
@@ -90,15 +82,8 @@ func (h *Handler) getArticle(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handler) createArticle(w http.ResponseWriter, r *http.Request) error {
-	raw, err := readBody(r, w)
-	if err != nil {
-		return err
-	}
 	var body articleCreateBody
-	if err := decodeStrict(raw, &body, articleReadOnly[1:]...); err != nil {
-		return err
-	}
-	if err := h.validate(body); err != nil {
+	if err := h.decode(w, r, &body, articleReadOnly[1:]...); err != nil {
 		return err
 	}
 	id, err := h.app.CreateArticleDetail(r.Context(), body.ID, body.Number, body.Name)
@@ -114,15 +99,8 @@ func (h *Handler) updateArticle(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	raw, err := readBody(r, w)
-	if err != nil {
-		return err
-	}
 	var body articleUpdateBody
-	if err := decodeStrict(raw, &body, articleReadOnly...); err != nil {
-		return err
-	}
-	if err := h.validate(body); err != nil {
+	if err := h.decode(w, r, &body, articleReadOnly...); err != nil {
 		return err
 	}
 	if err := h.app.UpdateArticleDetail(r.Context(), id, body.Number, body.Name); err != nil {
@@ -157,15 +135,8 @@ func (h *Handler) setDefaultMapping(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	raw, err := readBody(r, w)
-	if err != nil {
-		return err
-	}
 	var body defaultMappingBody
-	if err := decodeStrict(raw, &body); err != nil {
-		return err
-	}
-	if err := h.validate(body); err != nil {
+	if err := h.decode(w, r, &body); err != nil {
 		return err
 	}
 	if err := h.app.SetDefaultBinLocation(r.Context(), binID, articleID, *body.DefaultMapping); err != nil {
@@ -210,24 +181,15 @@ func nonZero[T comparable](v T) *T {
 }
 
 func (h *Handler) listLedger(w http.ResponseWriter, r *http.Request) error {
-	q, err := parseList(r.URL.Query(), ports.StockLedgerEntryFields)
-	if err != nil {
-		return err
+	return writeList(w, r, ports.StockLedgerEntryFields, h.app.StockLedgerEntries, toLedgerEntryJSON)
+}
+
+func toLedgerEntryJSON(e ports.LedgerRecord) ledgerEntryJSON {
+	return ledgerEntryJSON{
+		ID: e.ID, ArticleDetailID: e.ArticleDetailID, WarehouseID: e.WarehouseID, BinLocationID: e.BinLocationID,
+		Type: string(e.Type), Quantity: e.Quantity, StockAfter: e.StockAfter,
+		IdempotencyKey: nonZero(e.Ref.IdempotencyKey), OperationID: rawOrNull(e.Ref.OperationID),
+		OrderID: nonZero(e.Ref.OrderID), OrderDetailID: nonZero(e.Ref.OrderDetailID),
+		User: e.Ref.User, CreatedAt: e.CreatedAt.UTC().Format(timeLayout),
 	}
-	p, err := h.app.StockLedgerEntries(r.Context(), q)
-	if err != nil {
-		return err
-	}
-	data := make([]ledgerEntryJSON, len(p.Items))
-	for i, e := range p.Items {
-		data[i] = ledgerEntryJSON{
-			ID: e.ID, ArticleDetailID: e.ArticleDetailID, WarehouseID: e.WarehouseID, BinLocationID: e.BinLocationID,
-			Type: string(e.Type), Quantity: e.Quantity, StockAfter: e.StockAfter,
-			IdempotencyKey: nonZero(e.Ref.IdempotencyKey), OperationID: rawOrNull(e.Ref.OperationID),
-			OrderID: nonZero(e.Ref.OrderID), OrderDetailID: nonZero(e.Ref.OrderDetailID),
-			User: e.Ref.User, CreatedAt: e.CreatedAt.UTC().Format(timeLayout),
-		}
-	}
-	writeJSON(w, http.StatusOK, listBody[ledgerEntryJSON]{Success: true, Total: p.Total, Data: data})
-	return nil
 }

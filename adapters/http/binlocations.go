@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/shopstock/inventory/domain/warehouse"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -50,20 +51,11 @@ type binLocationUpdateBody struct {
 }
 
 func (h *Handler) listBinLocations(w http.ResponseWriter, r *http.Request) error {
-	q, err := parseList(r.URL.Query(), ports.BinLocationFields)
-	if err != nil {
-		return err
-	}
-	p, err := h.app.BinLocations(r.Context(), q)
-	if err != nil {
-		return err
-	}
-	data := make([]binLocationJSON, len(p.Items))
-	for i, b := range p.Items {
-		data[i] = binLocationJSON{ID: b.ID(), WarehouseID: b.WarehouseID(), Code: b.Code()}
-	}
-	writeJSON(w, http.StatusOK, listBody[binLocationJSON]{Success: true, Total: p.Total, Data: data})
-	return nil
+	return writeList(w, r, ports.BinLocationFields, h.app.BinLocations, toBinLocationJSON)
+}
+
+func toBinLocationJSON(b *warehouse.BinLocation) binLocationJSON {
+	return binLocationJSON{ID: b.ID(), WarehouseID: b.WarehouseID(), Code: b.Code()}
 }
 
 func (h *Handler) getBinLocation(w http.ResponseWriter, r *http.Request) error {
@@ -77,7 +69,7 @@ func (h *Handler) getBinLocation(w http.ResponseWriter, r *http.Request) error {
 	}
 	b := v.BinLocation
 	out := binLocationDetailJSON{
-		binLocationJSON: binLocationJSON{ID: b.ID(), WarehouseID: b.WarehouseID(), Code: b.Code()},
+		binLocationJSON: toBinLocationJSON(b),
 		Mappings:        make([]mappingJSON, len(v.Mappings)),
 	}
 	for i, m := range v.Mappings {
@@ -91,15 +83,8 @@ func (h *Handler) getBinLocation(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handler) createBinLocation(w http.ResponseWriter, r *http.Request) error {
-	raw, err := readBody(r, w)
-	if err != nil {
-		return err
-	}
 	var body binLocationCreateBody
-	if err := decodeStrict(raw, &body, "id"); err != nil {
-		return err
-	}
-	if err := h.validate(body); err != nil {
+	if err := h.decode(w, r, &body, "id"); err != nil {
 		return err
 	}
 	id, err := h.app.CreateBinLocation(r.Context(), body.WarehouseID, body.Code)
@@ -115,15 +100,8 @@ func (h *Handler) updateBinLocation(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	raw, err := readBody(r, w)
-	if err != nil {
-		return err
-	}
 	var body binLocationUpdateBody
-	if err := decodeStrict(raw, &body, "id", "articleDetailBinLocationMappings"); err != nil {
-		return err
-	}
-	if err := h.validate(body); err != nil {
+	if err := h.decode(w, r, &body, "id", "articleDetailBinLocationMappings"); err != nil {
 		return err
 	}
 	if err := h.app.UpdateBinLocation(r.Context(), id, body.Code, body.WarehouseID); err != nil {

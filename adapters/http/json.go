@@ -143,6 +143,19 @@ func jsonType(t reflect.Type) string {
 	return "a " + t.Kind().String()
 }
 
+// decode reads a JSON object body strictly into dst and checks its
+// validator tags: every create and update endpoint starts this way.
+func (h *Handler) decode(w http.ResponseWriter, r *http.Request, dst any, readOnly ...string) error {
+	raw, err := readBody(r, w)
+	if err != nil {
+		return err
+	}
+	if err := decodeStrict(raw, dst, readOnly...); err != nil {
+		return err
+	}
+	return h.validate(dst)
+}
+
 // validate checks the validator tags of a decoded body.
 func (h *Handler) validate(v any) error {
 	err := h.validator.Struct(v)

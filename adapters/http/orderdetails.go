@@ -36,14 +36,6 @@ func (h *Handler) shipOrderDetails(w http.ResponseWriter, r *http.Request) error
 func parseDetailShipment(fields map[string]json.RawMessage) (application.DetailShipment, error) {
 	var op application.DetailShipment
 	var err error
-	if op.OrderDetailID, err = integer(fields, "orderDetailId", true, false); err != nil {
-		return op, err
-	}
-	quantity, err := integer(fields, "quantity", true, false)
-	if err != nil {
-		return op, err
-	}
-	op.Quantity = int(quantity)
-	op.From, err = locationSpec(fields, "")
+	op.OrderDetailID, op.Quantity, op.From, err = quantityAt(fields, "orderDetailId")
 	return op, err
 }

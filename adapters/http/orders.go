@@ -74,32 +74,12 @@ func (h *Handler) orderRoutes() {
 }
 
 func (h *Handler) listOrders(w http.ResponseWriter, r *http.Request) error {
-	q, err := parseList(r.URL.Query(), ports.OrderFields)
-	if err != nil {
-		return err
-	}
-	p, err := h.app.Orders(r.Context(), q)
-	if err != nil {
-		return err
-	}
-	data := make([]orderJSON, len(p.Items))
-	for i, o := range p.Items {
-		data[i] = toOrderJSON(o)
-	}
-	writeJSON(w, http.StatusOK, listBody[orderJSON]{Success: true, Total: p.Total, Data: data})
-	return nil
+	return writeList(w, r, ports.OrderFields, h.app.Orders, toOrderJSON)
 }
 
 func (h *Handler) createOrder(w http.ResponseWriter, r *http.Request) error {
-	raw, err := readBody(r, w)
-	if err != nil {
-		return err
-	}
 	var body orderCreateBody
-	if err := decodeStrict(raw, &body); err != nil {
-		return err
-	}
-	if err := h.validate(body); err != nil {
+	if err := h.decode(w, r, &body); err != nil {
 		return err
 	}
 	p := order.NewOrder{

@@ -59,16 +59,22 @@ func (h *Handler) stockRoutes() {
 func parseAtLocation(fields map[string]json.RawMessage) (application.StockOperation, error) {
 	var op application.StockOperation
 	var err error
-	if op.ArticleDetailID, err = integer(fields, "articleDetailId", true, false); err != nil {
-		return op, err
-	}
-	quantity, err := integer(fields, "quantity", true, false)
-	if err != nil {
-		return op, err
-	}
-	op.Quantity = int(quantity)
-	op.At, err = locationSpec(fields, "")
+	op.ArticleDetailID, op.Quantity, op.At, err = quantityAt(fields, "articleDetailId")
 	return op, err
+}
+
+// quantityAt reads what set, change and order-detail shipping share: an id
+// field, a quantity and a location.
+func quantityAt(fields map[string]json.RawMessage, idField string) (id int64, quantity int, at stock.LocationSpec, err error) {
+	if id, err = integer(fields, idField, true, false); err != nil {
+		return 0, 0, at, err
+	}
+	q, err := integer(fields, "quantity", true, false)
+	if err != nil {
+		return 0, 0, at, err
+	}
+	at, err = locationSpec(fields, "")
+	return id, int(q), at, err
 }
 
 func parseRelocation(fields map[string]json.RawMessage) (application.StockOperation, error) {

@@ -140,19 +140,26 @@ type warehouseUpdateBody struct {
 var warehouseReadOnly = []string{"id", "defaultWarehouse", "defaultReturnShipmentWarehouse", "nullBinLocationId"}
 
 func (h *Handler) listWarehouses(w http.ResponseWriter, r *http.Request) error {
-	q, err := parseList(r.URL.Query(), ports.WarehouseFields)
+	return writeList(w, r, ports.WarehouseFields, h.app.Warehouses, toWarehouseJSON)
+}
+
+// writeList answers a list request: the list parameters checked against
+// the resource's fields, one page fetched, each item rendered.
+func writeList[T, J any](w http.ResponseWriter, r *http.Request, fields ports.ListFields,
+	fetch func(context.Context, ports.ListQuery) (ports.Page[T], error), render func(T) J) error {
+	q, err := parseList(r.URL.Query(), fields)
 	if err != nil {
 		return err
 	}
-	p, err := h.app.Warehouses(r.Context(), q)
+	p, err := fetch(r.Context(), q)
 	if err != nil {
 		return err
 	}
-	data := make([]warehouseJSON, len(p.Items))
-	for i, wh := range p.Items {
-		data[i] = toWarehouseJSON(wh)
+	data := make([]J, len(p.Items))
+	for i, item := range p.Items {
+		data[i] = render(item)
 	}
-	writeJSON(w, http.StatusOK, listBody[warehouseJSON]{Success: true, Total: p.Total, Data: data})
+	writeJSON(w, http.StatusOK, listBody[J]{Success: true, Total: p.Total, Data: data})
 	return nil
 }
 
@@ -200,15 +207,8 @@ func (h *Handler) getWarehouse(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handler) createWarehouse(w http.ResponseWriter, r *http.Request) error {
-	raw, err := readBody(r, w)
-	if err != nil {
-		return err
-	}
 	var body warehouseCreateBody
-	if err := decodeStrict(raw, &body, warehouseReadOnly...); err != nil {
-		return err
-	}
-	if err := h.validate(body); err != nil {
+	if err := h.decode(w, r, &body, warehouseReadOnly...); err != nil {
 		return err
 	}
 	format, err := toDomainFormat(body.BinLocationFormatComponents)
@@ -233,15 +233,8 @@ func (h *Handler) updateWarehouse(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	raw, err := readBody(r, w)
-	if err != nil {
-		return err
-	}
 	var body warehouseUpdateBody
-	if err := decodeStrict(raw, &body, warehouseReadOnly...); err != nil {
-		return err
-	}
-	if err := h.validate(body); err != nil {
+	if err := h.decode(w, r, &body, warehouseReadOnly...); err != nil {
 		return err
 	}
 	p := warehouse.Patch{
