@@ -32,37 +32,7 @@ func newMailer(c Config, log *zap.Logger) (ports.Mailer, error) {
 func runMailDispatcher(lc fx.Lifecycle, app *application.App, mailer ports.Mailer, log *zap.Logger) {
 	d := app.MailDispatcher(mailer)
 	log = log.Named("mail")
-	var stop context.CancelFunc
-	done := make(chan struct{})
-	lc.Append(fx.Hook{
-		OnStart: func(context.Context) error {
-			ctx, cancel := context.WithCancel(context.Background())
-			stop = cancel
-			go func() {
-				defer close(done)
-				ticker := time.NewTicker(dispatchInterval)
-				defer ticker.Stop()
-				for {
-					dispatchDue(ctx, d, log)
-					select {
-					case <-ctx.Done():
-						return
-					case <-ticker.C:
-					}
-				}
-			}()
-			return nil
-		},
-		OnStop: func(ctx context.Context) error {
-			stop()
-			select {
-			case <-done:
-				return nil
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		},
-	})
+	every(lc, dispatchInterval, func(ctx context.Context) { dispatchDue(ctx, d, log) })
 }
 
 // dispatchDue sends rounds of mails until the due ones are done.

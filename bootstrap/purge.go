@@ -16,9 +16,7 @@ const purgeInterval = 10 * time.Minute
 // runIdempotencyPurge forgets batch results older than the retention, at
 // start and then periodically, until the service stops.
 func runIdempotencyPurge(lc fx.Lifecycle, app *application.App, c Config, log *zap.Logger) {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	purge := func() {
+	every(lc, purgeInterval, func(ctx context.Context) {
 		n, err := app.PurgeIdempotencyKeys(ctx, c.IdempotencyRetention)
 		switch {
 		case err != nil && ctx.Err() == nil:
@@ -26,32 +24,5 @@ func runIdempotencyPurge(lc fx.Lifecycle, app *application.App, c Config, log *z
 		case n > 0:
 			log.Info("purged idempotency keys", zap.Int("count", n))
 		}
-	}
-	lc.Append(fx.Hook{
-		OnStart: func(context.Context) error {
-			go func() {
-				defer close(done)
-				ticker := time.NewTicker(purgeInterval)
-				defer ticker.Stop()
-				purge()
-				for {
-					select {
-					case <-ctx.Done():
-						return
-					case <-ticker.C:
-						purge()
-					}
-				}
-			}()
-			return nil
-		},
-		OnStop: func(stop context.Context) error {
-			cancel()
-			select {
-			case <-done:
-			case <-stop.Done():
-			}
-			return nil
-		},
 	})
 }
