@@ -101,7 +101,8 @@ type BatchStockRepository interface {
 	// Locations looks up what wants names (bins with their warehouses).
 	Locations(ctx context.Context, wants LocationWants) ([]stock.KnownWarehouse, []stock.Bin, error)
 	// LockMappings loads and, in a write transaction, locks the wanted
-	// mappings in id order, with the bins they are on.
+	// mappings in id order, with the bins of those found by warehouse (a
+	// bin named directly comes with Locations already).
 	LockMappings(ctx context.Context, wants MappingWants) ([]*stock.Mapping, []stock.Bin, error)
 	// Apply writes a batch's changed mappings back in bulk.
 	Apply(ctx context.Context, upserted, removed []*stock.Mapping) error

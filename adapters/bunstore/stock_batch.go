@@ -192,7 +192,9 @@ func (r stockMappings) LockMappings(ctx context.Context, wants ports.MappingWant
 			return nil, nil, err
 		}
 		mappings[i] = m
-		bins = append(bins, stock.Bin{ID: row.BinLocationID, WarehouseID: row.WarehouseID, Code: row.BinCode, IsNull: row.BinCode == stock.NullBinLocationCode})
+		if row.BinCode != "" {
+			bins = append(bins, stock.Bin{ID: row.BinLocationID, WarehouseID: row.WarehouseID, Code: row.BinCode, IsNull: row.BinCode == stock.NullBinLocationCode})
+		}
 	}
 	return mappings, bins, nil
 }
@@ -244,12 +246,17 @@ func (r stockMappings) lockPostgres(ctx context.Context, wants ports.MappingWant
 	if r.s.write {
 		lock = " FOR UPDATE OF m"
 	}
-	const columns = "SELECT m.*, b.code AS bin_code FROM unnest(?::bigint[], ?::bigint[]) AS p(a, x) "
 	var all []lockedMappingRow
-	query := func(join string, a, x []int64) error {
+	// Mappings found by warehouse bring their bins' codes along (the
+	// strategy orders by them); a named bin was resolved with its code.
+	query := func(join string, withBins bool, a, x []int64) error {
+		sql := "SELECT m.*, '' AS bin_code FROM unnest(?::bigint[], ?::bigint[]) AS p(a, x) " + join
+		if withBins {
+			sql = "SELECT m.*, b.code AS bin_code FROM unnest(?::bigint[], ?::bigint[]) AS p(a, x) " + join +
+				" JOIN bin_locations AS b ON b.id = m.bin_location_id"
+		}
 		var rows []lockedMappingRow
-		err := r.s.idb.NewRaw(columns+join+" JOIN bin_locations AS b ON b.id = m.bin_location_id ORDER BY m.id"+lock,
-			pgdialect.Array(a), pgdialect.Array(x)).Scan(ctx, &rows)
+		err := r.s.idb.NewRaw(sql+" ORDER BY m.id"+lock, pgdialect.Array(a), pgdialect.Array(x)).Scan(ctx, &rows)
 		all = append(all, rows...)
 		return err
 	}
@@ -258,7 +265,7 @@ func (r stockMappings) lockPostgres(ctx context.Context, wants ports.MappingWant
 		for i, p := range wants.InWarehouse {
 			a[i], w[i] = p.ArticleDetailID, p.WarehouseID
 		}
-		if err := query("JOIN stock_mappings AS m ON m.article_detail_id = p.a AND m.warehouse_id = p.x", a, w); err != nil {
+		if err := query("JOIN stock_mappings AS m ON m.article_detail_id = p.a AND m.warehouse_id = p.x", true, a, w); err != nil {
 			return nil, err
 		}
 	}
@@ -267,7 +274,7 @@ func (r stockMappings) lockPostgres(ctx context.Context, wants ports.MappingWant
 		for i, p := range wants.OnBin {
 			a[i], b[i] = p.ArticleDetailID, p.BinLocationID
 		}
-		if err := query("JOIN stock_mappings AS m ON m.bin_location_id = p.x AND m.article_detail_id = p.a", a, b); err != nil {
+		if err := query("JOIN stock_mappings AS m ON m.bin_location_id = p.x AND m.article_detail_id = p.a", false, a, b); err != nil {
 			return nil, err
 		}
 	}
