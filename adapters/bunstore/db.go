@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -29,6 +30,10 @@ var migrationFiles embed.FS
 type DB struct {
 	bun      *bun.DB
 	postgres bool
+	// writers queues this process's SQLite writers: SQLite admits one at a
+	// time anyway, and its busy handler polls with growing sleeps, which
+	// starves some writers for hundreds of milliseconds under load.
+	writers sync.Mutex
 }
 
 // Open connects to the database the URL names: postgres:// or postgresql://

@@ -203,14 +203,17 @@ func (r stockMappings) LockMappings(ctx context.Context, wants ports.MappingWant
 // already holds the database, so there is nothing to lock row by row.
 func (r stockMappings) lockSQLite(ctx context.Context, wants ports.MappingWants) ([]lockedMappingRow, error) {
 	var all []lockedMappingRow
-	query := func(join string, pairs [][]any) error {
+	query := func(join string, withBins bool, pairs [][]any) error {
 		arg, err := jsonRows(pairs)
 		if err != nil {
 			return err
 		}
+		sql := `SELECT m.*, '' AS bin_code FROM json_each(?) AS p CROSS ` + join
+		if withBins {
+			sql = `SELECT m.*, b.code AS bin_code FROM json_each(?) AS p CROSS ` + join + ` JOIN bin_locations AS b ON b.id = m.bin_location_id`
+		}
 		var rows []lockedMappingRow
-		err = r.s.idb.NewRaw(`SELECT m.*, b.code AS bin_code FROM json_each(?) AS p CROSS `+join+
-			` JOIN bin_locations AS b ON b.id = m.bin_location_id ORDER BY m.id`, arg).Scan(ctx, &rows)
+		err = r.s.idb.NewRaw(sql+` ORDER BY m.id`, arg).Scan(ctx, &rows)
 		all = append(all, rows...)
 		return err
 	}
@@ -219,7 +222,7 @@ func (r stockMappings) lockSQLite(ctx context.Context, wants ports.MappingWants)
 		for i, p := range wants.InWarehouse {
 			pairs[i] = []any{p.ArticleDetailID, p.WarehouseID}
 		}
-		if err := query("JOIN stock_mappings AS m ON m.article_detail_id = json_extract(p.value, '$[0]') AND m.warehouse_id = json_extract(p.value, '$[1]')", pairs); err != nil {
+		if err := query("JOIN stock_mappings AS m ON m.article_detail_id = json_extract(p.value, '$[0]') AND m.warehouse_id = json_extract(p.value, '$[1]')", true, pairs); err != nil {
 			return nil, err
 		}
 	}
@@ -228,7 +231,7 @@ func (r stockMappings) lockSQLite(ctx context.Context, wants ports.MappingWants)
 		for i, p := range wants.OnBin {
 			pairs[i] = []any{p.ArticleDetailID, p.BinLocationID}
 		}
-		if err := query("JOIN stock_mappings AS m ON m.bin_location_id = json_extract(p.value, '$[1]') AND m.article_detail_id = json_extract(p.value, '$[0]')", pairs); err != nil {
+		if err := query("JOIN stock_mappings AS m ON m.bin_location_id = json_extract(p.value, '$[1]') AND m.article_detail_id = json_extract(p.value, '$[0]')", false, pairs); err != nil {
 			return nil, err
 		}
 	}

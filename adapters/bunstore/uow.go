@@ -25,6 +25,10 @@ const maxAttempts = 12
 // and deadlocks, which concurrent writers on PostgreSQL can meet even with
 // ordered locks (for example on unique index insertion races).
 func (db *DB) Write(ctx context.Context, fn func(ctx context.Context, s ports.Store) error) error {
+	if !db.postgres {
+		db.writers.Lock()
+		defer db.writers.Unlock()
+	}
 	var err error
 	for attempt := 1; ; attempt++ {
 		err = db.bun.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
