@@ -3,7 +3,6 @@ package application
 import (
 	"context"
 
-	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -15,8 +14,10 @@ func (a *App) UpdateBinLocation(ctx context.Context, id int64, code *string, war
 		if err != nil {
 			return err
 		}
-		if warehouseID != nil && *warehouseID != b.WarehouseID() {
-			return errs.InvalidFields(errs.FieldError{Property: "warehouseId", Message: "a bin location cannot be moved to another warehouse"})
+		if warehouseID != nil {
+			if err := b.StayIn(*warehouseID); err != nil {
+				return err
+			}
 		}
 		if code == nil {
 			return nil

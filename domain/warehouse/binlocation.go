@@ -70,6 +70,15 @@ func (b *BinLocation) Rename(code string) error {
 	return nil
 }
 
+// StayIn accepts a warehouse id sent along with an update only when it is
+// the bin location's own: bin locations do not move between warehouses.
+func (b *BinLocation) StayIn(warehouseID int64) error {
+	if warehouseID != b.warehouseID {
+		return errs.InvalidFields(errs.FieldError{Property: "warehouseId", Message: "a bin location cannot be moved to another warehouse"})
+	}
+	return nil
+}
+
 // CheckDeletable tells whether the bin location may go, given what it holds.
 func (b *BinLocation) CheckDeletable(hasStock, isDefault bool) error {
 	switch {

@@ -231,3 +231,11 @@ func TestNumberRangesAreBoundedSoCountsCannotOverflow(t *testing.T) {
 	_, err := New(d)
 	mustInvalid(t, err, "binLocationFormatComponents[0]")
 }
+
+func TestBinLocationsStayInTheirWarehouse(t *testing.T) {
+	b, _ := NewBinLocation(1, "A")
+	if err := b.StayIn(1); err != nil {
+		t.Fatalf("its own warehouse is fine: %v", err)
+	}
+	mustInvalid(t, b.StayIn(2), "warehouseId")
+}
