@@ -1,6 +1,6 @@
 // Command loaddriver puts a running inventory service under batch load: it
-// prepares a warehouse with generated bins and products through the API,
-// then sends 1000-operation change batches from several clients and reports
+// prepares a warehouse with generated bins, products and stock on every bin
+// through the API, then sends 1000-operation change batches from several clients and reports
 // latency percentiles and throughput. It only talks to the URL it is given.
 //
 //	go run ./test/loaddriver -url http://127.0.0.1:8080 -user admin -key KEY -clients 4 -batches 50
@@ -89,6 +89,21 @@ func run(d *driver, clients, batches, bins, articles int) error {
 			return fmt.Errorf("create article: %d %s %v", status, body, err)
 		}
 		ids[i] = a.Data.ID
+	}
+	// Every mapping the load touches starts with stock, so that the
+	// measured batches update existing rows, as a warehouse's do.
+	for start := 0; start < articles*bins; start += 1000 {
+		ops := make([]map[string]any, 0, 1000)
+		for k := start; k < min(start+1000, articles*bins); k++ {
+			ops = append(ops, map[string]any{
+				"articleDetailId": ids[k/bins], "quantity": 1000,
+				"binLocation": map[string]any{"code": fmt.Sprintf("B%d", k%bins+1), "warehouseCode": code},
+			})
+		}
+		status, body, err := d.call(http.MethodPut, fmt.Sprintf("/api/stock/set/%s-seed-%d", code, start), ops)
+		if err != nil || status != http.StatusOK || !bytes.Contains(body, []byte(`"success":true`)) {
+			return fmt.Errorf("seed stock: %d %.300s %v", status, body, err)
+		}
 	}
 	perClient := articles / clients
 	binsPerArticle := (1000 + perClient - 1) / perClient
