@@ -21,7 +21,7 @@ type ohFixture struct {
 	env                *apitest.Env
 	main, second, binA int64
 	art1, art2         int64
-	stockSeq, orderSeq int
+	stockSeq           int
 	mu                 sync.Mutex
 }
 

@@ -111,14 +111,14 @@ func (r binLocations) Find(ctx context.Context, ids []int64, refs []ports.BinLoc
 	var rows []binLocationRow
 	sel := r.s.idb.NewSelect().Model(&rows)
 	if len(ids) > 0 {
-		sel = sel.WhereOr("id IN (?)", bun.In(ids))
+		sel = sel.WhereOr("id IN (?)", bun.List(ids))
 	}
 	if len(refs) > 0 {
 		pairs := make([][]any, len(refs))
 		for i, ref := range refs {
 			pairs[i] = []any{ref.WarehouseID, ref.Code}
 		}
-		sel = sel.WhereOr("(warehouse_id, code) IN (?)", bun.In(pairs))
+		sel = sel.WhereOr("(warehouse_id, code) IN (?)", tuples(pairs))
 	}
 	if err := sel.OrderExpr("id").Scan(ctx); err != nil {
 		return nil, err

@@ -56,7 +56,7 @@ func Open(databaseURL string) (*DB, error) {
 	case strings.HasPrefix(databaseURL, "sqlite:"):
 		path := strings.TrimPrefix(databaseURL, "sqlite:")
 		if path == "" {
-			return nil, errors.New("sqlite: needs a path, or :memory:")
+			return nil, errors.New("sqlite: needs a path, or :memory: for an in-memory database")
 		}
 		memory := path == ":memory:"
 		// WAL lets readers run beside the writer; immediate transactions take

@@ -73,7 +73,7 @@ func condition(col string, typ ports.FieldType, f ports.Filter) (string, []any) 
 			}
 			return "1 = 1", nil
 		}
-		return col + " " + expr + " (?)", []any{bun.In(f.Values)}
+		return col + " " + expr + " (?)", []any{bun.List(f.Values)}
 	case ports.ExprLike, ports.ExprNotLike:
 		if typ == ports.TextField {
 			return "LOWER(" + col + ") " + expr + " LOWER(?)", []any{f.Values[0]}
@@ -102,4 +102,13 @@ func page[T any](ctx context.Context, idb bun.IDB, rows *[]T, q ports.ListQuery,
 		return 0, err
 	}
 	return total, nil
+}
+
+// tuples renders rows as a list of SQL tuples, for `(a, b) IN (?)`.
+func tuples(rows [][]any) bun.ListValues {
+	out := make([]bun.TupleValues, len(rows))
+	for i, r := range rows {
+		out[i] = bun.Tuple(r)
+	}
+	return bun.List(out)
 }

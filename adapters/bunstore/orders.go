@@ -136,7 +136,7 @@ func (r orders) withDetails(ctx context.Context, rows []orderRow) ([]*domorder.O
 		ids[i] = row.ID
 	}
 	var details []orderDetailRow
-	if err := r.s.idb.NewSelect().Model(&details).Where("order_id IN (?)", bun.In(ids)).
+	if err := r.s.idb.NewSelect().Model(&details).Where("order_id IN (?)", bun.List(ids)).
 		OrderExpr("order_id, position, id").Scan(ctx); err != nil {
 		return nil, err
 	}
@@ -232,7 +232,7 @@ func (r orders) DetailIDsTaken(ctx context.Context, ids []int64) ([]int64, error
 		return taken, nil
 	}
 	err := r.s.idb.NewSelect().Table("order_details").Column("id").
-		Where("id IN (?)", bun.In(ids)).OrderExpr("id").Scan(ctx, &taken)
+		Where("id IN (?)", bun.List(ids)).OrderExpr("id").Scan(ctx, &taken)
 	return taken, err
 }
 
@@ -244,7 +244,7 @@ func (r orders) ByDetailIDs(ctx context.Context, detailIDs []int64) ([]*domorder
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
 	var rows []orderRow
-	sub := r.s.idb.NewSelect().Table("order_details").Column("order_id").Where("id IN (?)", bun.In(ids))
+	sub := r.s.idb.NewSelect().Table("order_details").Column("order_id").Where("id IN (?)", bun.List(ids))
 	sel := r.s.idb.NewSelect().Model(&rows).Where("o.id IN (?)", sub).OrderExpr("o.id")
 	if err := r.s.forUpdate(sel).Scan(ctx); err != nil {
 		return nil, err

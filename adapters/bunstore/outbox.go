@@ -60,7 +60,7 @@ func (r outbox) Claim(ctx context.Context, now time.Time, lease time.Duration, l
 	}
 	if _, err := r.s.idb.NewUpdate().Table("mail_outbox").
 		Set("locked_until = ?", now.Add(lease)).Set("attempts = attempts + 1").
-		Where("id IN (?)", bun.In(ids)).Exec(ctx); err != nil {
+		Where("id IN (?)", bun.List(ids)).Exec(ctx); err != nil {
 		return nil, err
 	}
 	out := make([]ports.OutboxMail, len(rows))

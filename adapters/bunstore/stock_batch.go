@@ -33,10 +33,10 @@ func (r stockMappings) Locations(ctx context.Context, wants ports.LocationWants)
 		var rows []warehouseRow
 		q := r.s.idb.NewSelect().Model(&rows).Column("id", "code", "null_bin_location_id")
 		if len(wants.WarehouseIDs) > 0 {
-			q = q.WhereOr("id IN (?)", bun.In(wants.WarehouseIDs))
+			q = q.WhereOr("id IN (?)", bun.List(wants.WarehouseIDs))
 		}
 		if len(wants.WarehouseCodes) > 0 {
-			q = q.WhereOr("code IN (?)", bun.In(wants.WarehouseCodes))
+			q = q.WhereOr("code IN (?)", bun.List(wants.WarehouseCodes))
 		}
 		if r.s.write && r.s.db.postgres {
 			// A warehouse deleted while the batch runs would take its unknown
@@ -87,13 +87,13 @@ func (r stockMappings) locateSQLite(ctx context.Context, wants ports.LocationWan
 	q := r.s.idb.NewSelect().TableExpr("bin_locations AS b").Join("JOIN warehouses AS w ON w.id = b.warehouse_id").
 		ColumnExpr(locatedBinColumns)
 	if len(wants.BinIDs) > 0 {
-		q = q.WhereOr("b.id IN (?)", bun.In(wants.BinIDs))
+		q = q.WhereOr("b.id IN (?)", bun.List(wants.BinIDs))
 	}
 	if len(byID) > 0 {
-		q = q.WhereOr("(b.warehouse_id, b.code) IN (?)", bun.In(byID))
+		q = q.WhereOr("(b.warehouse_id, b.code) IN (?)", tuples(byID))
 	}
 	if len(byCode) > 0 {
-		q = q.WhereOr("(w.code, b.code) IN (?)", bun.In(byCode))
+		q = q.WhereOr("(w.code, b.code) IN (?)", tuples(byCode))
 	}
 	err := q.Scan(ctx, &rows)
 	return rows, err
@@ -303,7 +303,7 @@ func (r stockMappings) Apply(ctx context.Context, upserted, removed []*stock.Map
 		for i, m := range removed {
 			ids[i] = m.ID()
 		}
-		if _, err := r.s.idb.NewDelete().Table("stock_mappings").Where("id IN (?)", bun.In(ids)).Exec(ctx); err != nil {
+		if _, err := r.s.idb.NewDelete().Table("stock_mappings").Where("id IN (?)", bun.List(ids)).Exec(ctx); err != nil {
 			return err
 		}
 	}

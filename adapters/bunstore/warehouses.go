@@ -189,10 +189,10 @@ func (r warehouses) FindByIDsOrCodes(ctx context.Context, ids []int64, codes []s
 	var rows []warehouseRow
 	sel := r.s.idb.NewSelect().Model(&rows)
 	if len(ids) > 0 {
-		sel = sel.WhereOr("id IN (?)", bun.In(ids))
+		sel = sel.WhereOr("id IN (?)", bun.List(ids))
 	}
 	if len(codes) > 0 {
-		sel = sel.WhereOr("code IN (?)", bun.In(codes))
+		sel = sel.WhereOr("code IN (?)", bun.List(codes))
 	}
 	if err := sel.OrderExpr("id").Scan(ctx); err != nil {
 		return nil, err
