@@ -51,7 +51,17 @@ type DispatchReport struct {
 func (d *MailDispatcher) DispatchOnce(ctx context.Context) (DispatchReport, error) {
 	var report DispatchReport
 	var claimed []ports.OutboxMail
-	err := d.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
+	// A read first: an empty outbox, the usual case, takes no write lock
+	// (on SQLite that would be the whole database's, every second).
+	var anyDue bool
+	err := d.uow.Read(ctx, func(ctx context.Context, s ports.Store) (err error) {
+		anyDue, err = s.Outbox().AnyDue(ctx, d.clock.Now())
+		return err
+	})
+	if err != nil || !anyDue {
+		return report, err
+	}
+	err = d.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		var err error
 		claimed, err = s.Outbox().Claim(ctx, d.clock.Now(), d.Lease, d.Batch)
 		return err

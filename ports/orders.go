@@ -39,6 +39,8 @@ type OutboxMail struct {
 // mail is sent if and only if its cause committed.
 type OutboxRepository interface {
 	Enqueue(ctx context.Context, m Mail, at time.Time) error
+	// AnyDue tells, without locking anything, whether mails are due.
+	AnyDue(ctx context.Context, now time.Time) (bool, error)
 	// Claim leases up to limit due mails to the caller until now+lease, so
 	// that no other dispatcher sends them meanwhile.
 	Claim(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]OutboxMail, error)

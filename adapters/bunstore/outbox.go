@@ -35,16 +35,24 @@ func (r outbox) Enqueue(ctx context.Context, m ports.Mail, at time.Time) error {
 	return err
 }
 
+// due selects the mails that may be sent at now.
+func due(sel *bun.SelectQuery, now time.Time) *bun.SelectQuery {
+	return sel.Where("sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?", now).
+		Where("(locked_until IS NULL OR locked_until < ?)", now)
+}
+
+// AnyDue looks without locking whether a claim would find anything.
+func (r outbox) AnyDue(ctx context.Context, now time.Time) (bool, error) {
+	return due(r.s.idb.NewSelect().Table("mail_outbox"), now.UTC()).Exists(ctx)
+}
+
 // Claim picks the due mails and leases them. On PostgreSQL SKIP LOCKED lets
 // concurrent dispatchers pass over the rows another one is claiming right
 // now; SQLite's write transaction holds the whole database anyway.
 func (r outbox) Claim(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]ports.OutboxMail, error) {
 	now = now.UTC()
 	var rows []outboxRow
-	sel := r.s.idb.NewSelect().Model(&rows).
-		Where("sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?", now).
-		Where("(locked_until IS NULL OR locked_until < ?)", now).
-		OrderExpr("next_attempt_at, id").Limit(int64(limit))
+	sel := due(r.s.idb.NewSelect().Model(&rows), now).OrderExpr("next_attempt_at, id").Limit(int64(limit))
 	if r.s.db.postgres {
 		sel = sel.For("UPDATE SKIP LOCKED")
 	}
