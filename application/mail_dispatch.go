@@ -2,6 +2,7 @@ package application
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -84,7 +85,7 @@ func (d *MailDispatcher) DispatchOnce(ctx context.Context) (DispatchReport, erro
 				return s.Outbox().MarkSent(ctx, m.ID, now)
 			}
 			retryAt := time.Time{}
-			if m.Attempts < d.MaxAttempts {
+			if d.retries(m, sendErr) {
 				retryAt = now.Add(d.backoff(m.Attempts))
 			}
 			return s.Outbox().MarkFailed(ctx, m.ID, truncate(sendErr.Error(), 1000), retryAt, now)
@@ -95,15 +96,21 @@ func (d *MailDispatcher) DispatchOnce(ctx context.Context) (DispatchReport, erro
 		switch {
 		case sendErr == nil:
 			report.Sent++
-		case m.Attempts < d.MaxAttempts:
+		case d.retries(m, sendErr):
 			report.Retrying++
 			report.Failures = append(report.Failures, fmt.Errorf("mail %d to %s, attempt %d: %w", m.ID, m.Mail.To, m.Attempts, sendErr))
 		default:
 			report.GivenUp++
-			report.Failures = append(report.Failures, fmt.Errorf("mail %d to %s given up after %d attempts: %w", m.ID, m.Mail.To, m.Attempts, sendErr))
+			report.Failures = append(report.Failures, fmt.Errorf("mail %d to %s given up after attempt %d: %w", m.ID, m.Mail.To, m.Attempts, sendErr))
 		}
 	}
 	return report, nil
+}
+
+// retries tells whether a failed mail gets another attempt: not when the
+// attempts are used up, nor when the mailer says it can never be delivered.
+func (d *MailDispatcher) retries(m ports.OutboxMail, sendErr error) bool {
+	return m.Attempts < d.MaxAttempts && !errors.Is(sendErr, ports.ErrUndeliverable)
 }
 
 // backoff is the wait after the given number of failed attempts.

@@ -1,6 +1,9 @@
 package ports
 
-import "context"
+import (
+	"context"
+	"errors"
+)
 
 // Mail is one plain-text message.
 type Mail struct {
@@ -9,7 +12,12 @@ type Mail struct {
 	Body    string
 }
 
-// Mailer delivers one mail; an error means it was not accepted and may be retried.
+// Mailer delivers one mail; an error means it was not accepted and may be
+// retried, unless it wraps ErrUndeliverable.
 type Mailer interface {
 	Send(ctx context.Context, m Mail) error
 }
+
+// ErrUndeliverable marks a mail that was refused for good (a bad address, a
+// permanent rejection): trying it again would fail the same way.
+var ErrUndeliverable = errors.New("undeliverable")

@@ -158,6 +158,29 @@ func TestStatusMailIsGivenUpAfterTheLastAttempt(t *testing.T) {
 	})
 }
 
+func TestStatusMailToAMailboxRefusedForGoodIsGivenUpAtOnce(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		f := ordSetup(t, databaseURL)
+		srv := smtpserver.Start(t)
+		srv.RejectRecipient("gone@example.com")
+		d := f.app.MailDispatcher(mailSMTP(t, srv))
+		d.FirstRetry, d.MaxAttempts = time.Millisecond, 5
+		mailShipped(t, f, "U-1", "gone@example.com", false)
+		if r := mailDispatch(t, d); r.GivenUp != 1 || r.Retrying != 0 {
+			t.Fatalf("a 550 is not retried: %+v", r)
+		}
+		time.Sleep(10 * time.Millisecond)
+		if r := mailDispatch(t, d); r.Sent+r.Retrying+r.GivenUp != 0 {
+			t.Fatalf("nothing is left to send: %+v", r)
+		}
+		var attempts int
+		if err := f.env.DB.Bun().NewSelect().Table("mail_outbox").Column("attempts").Where("failed_at IS NOT NULL").Scan(f.ctx, &attempts); err != nil || attempts != 1 {
+			t.Fatalf("one attempt, then failed: %d %v", attempts, err)
+		}
+	})
+}
+
 // slowMailer widens the window in which two dispatchers could race.
 type slowMailer struct{ ports.Mailer }
 

@@ -15,6 +15,7 @@ import (
 	"net"
 	"net/mail"
 	"net/smtp"
+	"net/textproto"
 	"net/url"
 	"strconv"
 	"strings"
@@ -104,7 +105,7 @@ func (s *SMTP) WithTLSConfig(c *tls.Config) *SMTP {
 func (s *SMTP) Send(ctx context.Context, m ports.Mail) error {
 	to, err := mail.ParseAddress(m.To)
 	if err != nil {
-		return fmt.Errorf("mail: invalid recipient %q: %v", m.To, err)
+		return fmt.Errorf("mail: invalid recipient %q: %v: %w", m.To, err, ports.ErrUndeliverable)
 	}
 	msg, err := s.compose(to, m, time.Now())
 	if err != nil {
@@ -179,7 +180,7 @@ func (s *SMTP) transact(conn net.Conn, rcpt string, msg []byte) error {
 		return fmt.Errorf("MAIL FROM: %w", err)
 	}
 	if err := c.Rcpt(rcpt); err != nil {
-		return fmt.Errorf("RCPT TO: %w", err)
+		return fmt.Errorf("RCPT TO: %w", permanent(err))
 	}
 	w, err := c.Data()
 	if err != nil {
@@ -189,12 +190,22 @@ func (s *SMTP) transact(conn net.Conn, rcpt string, msg []byte) error {
 		return fmt.Errorf("DATA: %w", err)
 	}
 	if err := w.Close(); err != nil {
-		return fmt.Errorf("DATA: %w", err)
+		return fmt.Errorf("DATA: %w", permanent(err))
 	}
 	// The server has taken the mail; a failed QUIT must not make the caller
 	// send it a second time.
 	_ = c.Quit()
 	return nil
+}
+
+// permanent marks a 5xx refusal of the recipient or the message as
+// undeliverable; 4xx and connection trouble stay worth a retry.
+func permanent(err error) error {
+	var reply *textproto.Error
+	if errors.As(err, &reply) && reply.Code >= 500 {
+		return fmt.Errorf("%w: %w", err, ports.ErrUndeliverable)
+	}
+	return err
 }
 
 func (s *SMTP) clientTLSConfig() *tls.Config {

@@ -188,6 +188,9 @@ func TestSMTPReportsARefusedTransactionAndTheNextSendSucceeds(t *testing.T) {
 	if !errors.As(err, &tpErr) || tpErr.Code != 451 {
 		t.Fatalf("Send to a refusing server: %v, want a 451", err)
 	}
+	if errors.Is(err, ports.ErrUndeliverable) {
+		t.Fatalf("a temporary refusal is worth a retry: %v", err)
+	}
 	if n := len(srv.Messages()); n != 0 {
 		t.Fatalf("%d mails kept after a refusal", n)
 	}
@@ -200,8 +203,19 @@ func TestSMTPReportsARefusedTransactionAndTheNextSendSucceeds(t *testing.T) {
 
 func TestSMTPRejectsAnInvalidRecipient(t *testing.T) {
 	srv := smtpserver.Start(t)
-	if err := newSMTP(t, srv.URL()).Send(context.Background(), ports.Mail{To: "not an address", Subject: "s", Body: "b"}); err == nil {
-		t.Fatal("Send accepted an invalid recipient")
+	err := newSMTP(t, srv.URL()).Send(context.Background(), ports.Mail{To: "not an address", Subject: "s", Body: "b"})
+	if !errors.Is(err, ports.ErrUndeliverable) {
+		t.Fatalf("an invalid recipient is undeliverable, got %v", err)
+	}
+}
+
+func TestSMTPReportsAPermanentlyRefusedRecipientAsUndeliverable(t *testing.T) {
+	srv := smtpserver.Start(t)
+	srv.RejectRecipient("gone@example.com")
+	err := newSMTP(t, srv.URL()).Send(context.Background(), ports.Mail{To: "gone@example.com", Subject: "s", Body: "b"})
+	var tpErr *textproto.Error
+	if !errors.As(err, &tpErr) || tpErr.Code != 550 || !errors.Is(err, ports.ErrUndeliverable) {
+		t.Fatalf("a 550 at RCPT is undeliverable, got %v", err)
 	}
 }
 

@@ -64,7 +64,8 @@ type Server struct {
 	mu       sync.Mutex
 	messages []Message
 	refuse   int
-	arrived  chan struct{} // closed and replaced whenever a message arrives
+	unknown  map[string]bool // recipients refused for good at RCPT
+	arrived  chan struct{}   // closed and replaced whenever a message arrives
 }
 
 // Start listens on 127.0.0.1 on a free port and stops when t's test ends.
@@ -171,6 +172,17 @@ func (s *Server) RefuseNext(n int) {
 	s.refuse = n
 }
 
+// RejectRecipient makes the server refuse mail to addr for good (550 at
+// RCPT TO), as a server does for a mailbox that does not exist.
+func (s *Server) RejectRecipient(addr string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.unknown == nil {
+		s.unknown = map[string]bool{}
+	}
+	s.unknown[addr] = true
+}
+
 var errRefused = &smtp.SMTPError{
 	Code:         451,
 	EnhancedCode: smtp.EnhancedCode{4, 3, 0},
@@ -217,6 +229,12 @@ func (s *session) Mail(from string, _ *smtp.MailOptions) error {
 }
 
 func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	s.server.mu.Lock()
+	unknown := s.server.unknown[to]
+	s.server.mu.Unlock()
+	if unknown {
+		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "No such mailbox"}
+	}
 	s.to = append(s.to, to)
 	return nil
 }
