@@ -120,6 +120,9 @@ func isUnavailable(err error) bool {
 	switch {
 	case errors.Is(err, driver.ErrBadConn), errors.Is(err, sql.ErrConnDone):
 		return true
+	case strings.Contains(err.Error(), "sql: database is closed"):
+		// database/sql does not export this one; it is seen while shutting down.
+		return true
 	case errors.As(err, &connectErr), errors.As(err, &netErr):
 		return true
 	}

@@ -178,6 +178,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // unmatched tells 404 from 405 the way the mux would, but in JSON.
 func (h *Handler) unmatched(w http.ResponseWriter, r *http.Request) {
+	// The API answers nothing about itself, not even what does not exist,
+	// to a caller without credentials.
+	if strings.HasPrefix(r.URL.Path, "/api/") && r.URL.Path != "/api/openapi.json" {
+		if _, err := h.authenticate(r); err != nil {
+			h.writeError(w, r, err)
+			return
+		}
+	}
 	handler, _ := h.mux.Handler(r)
 	probe := &statusRecorder{ResponseWriter: discard{header: http.Header{}}, status: http.StatusOK}
 	handler.ServeHTTP(probe, r)

@@ -60,3 +60,25 @@ func TestAClientRequestIDIsKeptWhenSane(t *testing.T) {
 		}
 	}
 }
+
+func TestUnknownAPIRoutesAskForCredentialsFirst(t *testing.T) {
+	h, err := NewHandler(nil, zap.NewNop(), Config{}, nil, prometheus.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]int{
+		"/api/nothing-here": http.StatusUnauthorized,
+		"/nothing-here":     http.StatusNotFound,
+	} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+		if rec.Code != want {
+			t.Errorf("GET %s without credentials: %d, want %d", path, rec.Code, want)
+		}
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPatch, "/api/warehouses", nil))
+	if rec.Code != http.StatusUnauthorized || rec.Header().Get("WWW-Authenticate") == "" {
+		t.Errorf("a wrong method without credentials: %d", rec.Code)
+	}
+}
