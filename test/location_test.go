@@ -1,0 +1,68 @@
+package test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"go.uber.org/zap"
+
+	"github.com/shopstock/inventory/adapters/bunstore"
+	httpapi "github.com/shopstock/inventory/adapters/http"
+	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/test/testdb"
+)
+
+// Created resources are located under INVENTORY_BASE_URL when it is set,
+// else under the scheme and host the request came with.
+func TestLocationsFollowTheBaseURLOrTheRequest(t *testing.T) {
+	ctx := context.Background()
+	db, err := bunstore.Open(testdb.SQLite(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	app := application.New(db, bootClock{})
+	if _, err := app.EnsureAPIUser(ctx, "admin", "secret"); err != nil {
+		t.Fatal(err)
+	}
+	create := func(base, code string, header http.Header) (string, string) {
+		h, err := httpapi.NewHandler(app, zap.NewNop(), httpapi.Config{BaseURL: base}, db.Ping, prometheus.NewRegistry())
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := httptest.NewRequest(http.MethodPost, "http://inventory.internal:8080/api/warehouses", strings.NewReader(`{"code":"`+code+`","name":"x"}`))
+		req.Header = header
+		req.Header.Set("Content-Type", "application/json")
+		req.SetBasicAuth("admin", "secret")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		var body struct {
+			Data []struct{ Location string } `json:"data"`
+		}
+		if rec.Code != http.StatusCreated || json.Unmarshal(rec.Body.Bytes(), &body) != nil || len(body.Data) != 1 {
+			t.Fatalf("create: %d %s", rec.Code, rec.Body.String())
+		}
+		return rec.Header().Get("Location"), body.Data[0].Location
+	}
+
+	header, data := create("https://erp.example.com/inventory/", "A", http.Header{})
+	if header != "https://erp.example.com/inventory/api/warehouses/1" || data != header {
+		t.Errorf("with a base URL: header %q, data %q", header, data)
+	}
+	header, _ = create("", "B", http.Header{})
+	if header != "http://inventory.internal:8080/api/warehouses/2" {
+		t.Errorf("from the request: %q", header)
+	}
+	header, _ = create("", "C", http.Header{"X-Forwarded-Proto": {"https"}})
+	if header != "https://inventory.internal:8080/api/warehouses/3" {
+		t.Errorf("behind a TLS proxy: %q", header)
+	}
+}
