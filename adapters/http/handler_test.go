@@ -82,3 +82,18 @@ func TestUnknownAPIRoutesAskForCredentialsFirst(t *testing.T) {
 		t.Errorf("a wrong method without credentials: %d", rec.Code)
 	}
 }
+
+func TestMetricsCountRequestsByRoute(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	h, err := NewHandler(nil, zap.NewNop(), Config{}, nil, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/healthz", nil))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	want := `inventory_http_requests_total{method="GET",route="GET /healthz",status="200"} 1`
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), want) {
+		t.Fatalf("metrics lack %s:\n%s", want, rec.Body.String())
+	}
+}
