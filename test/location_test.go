@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/shopstock/inventory/adapters/bunstore"
 	httpapi "github.com/shopstock/inventory/adapters/http"
 	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/test/apitest"
 	"github.com/shopstock/inventory/test/testdb"
 )
 
@@ -65,4 +67,25 @@ func TestLocationsFollowTheBaseURLOrTheRequest(t *testing.T) {
 	if header != "https://inventory.internal:8080/api/warehouses/3" {
 		t.Errorf("behind a TLS proxy: %q", header)
 	}
+}
+
+// The format components come back as they were sent, padding or not.
+func TestBinLocationFormatComponentsRoundTrip(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		env := apitest.New(t, databaseURL)
+		format := []any{
+			map[string]any{"type": "text", "value": "R "},
+			map[string]any{"type": "number", "from": float64(1), "to": float64(3)},
+			map[string]any{"type": "letter", "from": "a", "to": "c"},
+			map[string]any{"type": "number", "from": float64(0), "to": float64(9), "padding": float64(2)},
+		}
+		res := env.Do(t, http.MethodPost, "/api/warehouses", map[string]any{"code": "F", "name": "Format", "binLocationFormatComponents": format})
+		if res.Status != http.StatusCreated {
+			t.Fatalf("create: %d %s", res.Status, res.Body)
+		}
+		got := env.Do(t, http.MethodGet, "/api/warehouses/1", nil).JSON(t)["data"].(map[string]any)["binLocationFormatComponents"]
+		if !reflect.DeepEqual(got, format) {
+			t.Fatalf("sent %v, got back %v", format, got)
+		}
+	})
 }

@@ -52,8 +52,13 @@ func toWarehouseJSON(w *warehouse.Warehouse) warehouseJSON {
 			text := c.Text
 			fc.Value = &text
 		case warehouse.ComponentNumber:
-			padding := c.Padding
-			fc.From, fc.To, fc.Padding = json.RawMessage(fmt.Sprint(c.NumberFrom)), json.RawMessage(fmt.Sprint(c.NumberTo)), &padding
+			fc.From, fc.To = json.RawMessage(fmt.Sprint(c.NumberFrom)), json.RawMessage(fmt.Sprint(c.NumberTo))
+			if c.Padding != 0 {
+				// No padding and padding 0 mean the same; the form without
+				// it is the one a client that needs none sends.
+				padding := c.Padding
+				fc.Padding = &padding
+			}
 		case warehouse.ComponentLetter:
 			from, _ := json.Marshal(c.LetterFrom)
 			to, _ := json.Marshal(c.LetterTo)
