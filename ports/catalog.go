@@ -8,7 +8,8 @@ import (
 	"github.com/shopstock/inventory/domain/stock"
 )
 
-// ArticleDetailRepository stores the shop's products.
+// ArticleDetailRepository stores the shop's products. Inside Write, Get
+// locks the row as Lock does.
 type ArticleDetailRepository interface {
 	// Add stores a; an id of 0 is assigned.
 	Add(ctx context.Context, a *catalog.ArticleDetail) error

@@ -65,7 +65,11 @@ func (r articles) duplicate(err error, row *articleRow) error {
 
 func (r articles) Get(ctx context.Context, id int64) (*catalog.ArticleDetail, error) {
 	row := new(articleRow)
-	if err := r.s.idb.NewSelect().Model(row).Where("id = ?", id).Scan(ctx); err != nil {
+	q := r.s.idb.NewSelect().Model(row).Where("id = ?", id)
+	if r.s.write && r.s.db.postgres {
+		q = q.For("NO KEY UPDATE") // the lock stock writers take, see Lock
+	}
+	if err := q.Scan(ctx); err != nil {
 		return nil, notFound(err, "article detail %d not found", id)
 	}
 	return catalog.UnmarshalArticleDetailFromDatabase(row.ID, row.Number, row.Name), nil
