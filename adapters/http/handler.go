@@ -1,6 +1,6 @@
 // Package httpapi is the HTTP adapter: it owns the JSON shapes, the list
 // parameters and the error table, and drives the application's use cases.
-package httpapi
+package http
 
 import (
 	"context"
