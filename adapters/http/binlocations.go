@@ -50,6 +50,14 @@ type binLocationUpdateBody struct {
 	Code        *string `json:"code" validate:"omitempty,max=255"`
 }
 
+func (h *Handler) binLocationRoutes() {
+	h.api("GET /api/binLocations", h.listBinLocations)
+	h.api("POST /api/binLocations", h.createBinLocation)
+	h.api("GET /api/binLocations/{id}", h.getBinLocation)
+	h.api("PUT /api/binLocations/{id}", h.updateBinLocation)
+	h.api("DELETE /api/binLocations/{id}", h.deleteBinLocation)
+}
+
 func (h *Handler) listBinLocations(w http.ResponseWriter, r *http.Request) error {
 	return writeList(w, r, ports.BinLocationFields, h.app.BinLocations, toBinLocationJSON)
 }

@@ -1,4 +1,4 @@
-// Package httpapi is the HTTP adapter: it owns the JSON shapes, the list
+// Package http is the HTTP adapter: it owns the JSON shapes, the list
 // parameters and the error table, and drives the application's use cases.
 package http
 
@@ -71,21 +71,8 @@ func NewHandler(app *application.App, log *zap.Logger, cfg Config, ready Readine
 }
 
 func (h *Handler) routes() {
-	h.api("GET /api/warehouses", h.listWarehouses)
-	h.api("POST /api/warehouses", h.createWarehouse)
-	h.api("GET /api/warehouses/{id}", h.getWarehouse)
-	h.api("PUT /api/warehouses/{id}", h.updateWarehouse)
-	h.api("DELETE /api/warehouses/{id}", h.deleteWarehouse)
-	h.api("PUT /api/warehouses/{id}/default", h.makeDefaultWarehouse)
-	h.api("PUT /api/warehouses/{id}/defaultReturnShipment", h.makeDefaultReturnWarehouse)
-	h.api("POST /api/warehouses/{id}/binLocations/generate", h.generateBinLocations)
-
-	h.api("GET /api/binLocations", h.listBinLocations)
-	h.api("POST /api/binLocations", h.createBinLocation)
-	h.api("GET /api/binLocations/{id}", h.getBinLocation)
-	h.api("PUT /api/binLocations/{id}", h.updateBinLocation)
-	h.api("DELETE /api/binLocations/{id}", h.deleteBinLocation)
-
+	h.warehouseRoutes()
+	h.binLocationRoutes()
 	h.stockRoutes()
 	h.articleRoutes()
 	h.orderRoutes()
