@@ -68,4 +68,3 @@ func emptyObject(w http.ResponseWriter, r *http.Request) error {
 	var body struct{}
 	return decodeStrict(raw, &body)
 }
-
