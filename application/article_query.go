@@ -4,18 +4,14 @@ import (
 	"context"
 
 	"github.com/shopstock/inventory/domain/catalog"
+	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
 )
 
 // ArticleStock is a product with its stock figures.
 type ArticleStock struct {
-	Article              *catalog.ArticleDetail
-	PhysicalStock        int
-	PhysicalStockForSale int
-	ReservedStock        int
-	// AvailableStock is the stock for sale less what orders still have to ship.
-	AvailableStock  int
-	WarehouseStocks []ports.WarehouseStock
+	Article *catalog.ArticleDetail
+	stock.Figures
 }
 
 // ArticleDetail reads one product with its stock figures.
@@ -24,21 +20,15 @@ func (a *App) ArticleDetail(ctx context.Context, id int64) (v ArticleStock, err 
 		if v.Article, err = s.ArticleDetails().Get(ctx, id); err != nil {
 			return err
 		}
-		if v.WarehouseStocks, err = s.Stock().ArticleStock(ctx, id); err != nil {
+		warehouses, err := s.Stock().ArticleStock(ctx, id)
+		if err != nil {
 			return err
 		}
 		outstanding, err := s.Orders().Outstanding(ctx, id)
 		if err != nil {
 			return err
 		}
-		for _, w := range v.WarehouseStocks {
-			v.PhysicalStock += w.Stock
-			v.ReservedStock += w.ReservedStock
-			if w.StockAvailableForSale {
-				v.PhysicalStockForSale += w.Stock
-			}
-		}
-		v.AvailableStock = v.PhysicalStockForSale - outstanding
+		v.Figures = stock.FiguresOf(warehouses, outstanding)
 		return nil
 	})
 	return v, err

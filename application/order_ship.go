@@ -2,8 +2,6 @@ package application
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/order"
@@ -17,9 +15,9 @@ import (
 // address. An order that is already fully shipped is left alone.
 func (a *App) ShipOrder(ctx context.Context, ref OrderRef, from *stock.WarehouseSpec, suppressMail bool, user string) error {
 	return a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
-		// The order row lock comes first (before openStock locks products):
-		// it serialises concurrent shipments of one order, so the second
-		// finds it shipped and clears no stock.
+		// The order row lock comes first (before the stock load locks
+		// products): it serialises concurrent shipments of one order, so the
+		// second finds it shipped and clears no stock.
 		o, err := ref.load(ctx, s.Orders())
 		if err != nil {
 			return err
@@ -33,42 +31,7 @@ func (a *App) ShipOrder(ctx context.Context, ref OrderRef, from *stock.Warehouse
 			return err
 		}
 		now := a.clock.Now()
-		needs := make([]locationNeed, len(plan))
-		for i, line := range plan {
-			needs[i] = locationNeed{article: line.ArticleDetailID, spec: spec}
-		}
-		ss, err := openStock(ctx, s, now, needs)
-		if err != nil {
-			return err
-		}
-		at, err := ss.dir.Resolve(spec)
-		if err != nil {
-			return err
-		}
-		var shortfalls []string
-		var fields []errs.FieldError
-		for _, line := range plan {
-			entryRef := stock.Reference{OrderID: o.ID(), OrderDetailID: line.DetailID, User: user}
-			err := ss.checkArticle(line.ArticleDetailID)
-			if err == nil {
-				err = ss.inv.Ship(line.ArticleDetailID, at, line.Quantity, entryRef)
-			}
-			if err != nil {
-				e, ok := errs.As(err)
-				if !ok || e.Kind != errs.Invalid {
-					return err
-				}
-				shortfalls = append(shortfalls, fmt.Sprintf("order detail %d: %s", line.DetailID, e.Message))
-				fields = append(fields, errs.FieldError{Property: detailProperty(o, line.DetailID), Message: e.Message})
-			}
-		}
-		if len(shortfalls) > 0 {
-			e := errs.Invalidf("order %s cannot be shipped, nothing was changed: %s", o.Number(), strings.Join(shortfalls, "; "))
-			e.Fields = fields
-			return e
-		}
-		o.ShipFully()
-		if err := ss.save(ctx, s); err != nil {
+		if err := applyOne(ctx, s, now, order.Shipment{Order: o, From: spec}, stock.Reference{User: user}); err != nil {
 			return err
 		}
 		if err := s.Orders().Save(ctx, o); err != nil {
@@ -97,14 +60,4 @@ func shipWarehouse(ctx context.Context, s ports.Store, from *stock.WarehouseSpec
 		return stock.LocationSpec{}, errs.Invalidf("there is no default warehouse to ship from: create a warehouse or name one")
 	}
 	return stock.LocationSpec{Warehouse: &stock.WarehouseSpec{ID: def.ID()}}, nil
-}
-
-// detailProperty names a position of o as a client pushed it.
-func detailProperty(o *order.Order, detailID int64) string {
-	for i, d := range o.Details() {
-		if d.ID() == detailID {
-			return fmt.Sprintf("details[%d]", i)
-		}
-	}
-	return "details"
 }

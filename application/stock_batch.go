@@ -9,90 +9,66 @@ import (
 	"github.com/shopstock/inventory/ports"
 )
 
-// StockOperation is one operation of a stock batch. Problem is set when
-// the adapter could not read the operation: it then fails with that message.
-type StockOperation struct {
-	OperationID     []byte
-	Problem         string
-	ArticleDetailID int64
-	Quantity        int
-	All             bool               // relocate: move everything unreserved
-	At              stock.LocationSpec // set, change
-	From, To        stock.LocationSpec // relocate
+// BatchOperation is one operation of a stock batch, as a domain value.
+// Problem is set when the adapter could not read the operation: it then
+// fails with that message and Op is ignored.
+type BatchOperation struct {
+	OperationID []byte
+	Problem     string
+	Op          stock.Operation
 }
 
-type stockAction func(ss *stockSession, op StockOperation, ref stock.Reference) error
-
-// SetStock sets absolute quantities: a stocktake per operation.
-func (a *App) SetStock(ctx context.Context, meta BatchMeta, ops []StockOperation, render RenderBatch) (BatchOutcome, error) {
-	return a.stockBatch(ctx, meta, ops, render, atLocation((*stock.Inventory).Set))
-}
-
-// ChangeStock adds or removes stock.
-func (a *App) ChangeStock(ctx context.Context, meta BatchMeta, ops []StockOperation, render RenderBatch) (BatchOutcome, error) {
-	return a.stockBatch(ctx, meta, ops, render, atLocation((*stock.Inventory).Change))
-}
-
-// atLocation runs an inventory method on the one location an operation names.
-func atLocation(apply func(inv *stock.Inventory, article int64, at stock.Location, quantity int, ref stock.Reference) error) stockAction {
-	return func(ss *stockSession, op StockOperation, ref stock.Reference) error {
-		at, err := ss.locate(op.ArticleDetailID, op.At, "")
-		if err != nil {
-			return err
-		}
-		return apply(ss.inv, op.ArticleDetailID, at, op.Quantity, ref)
-	}
-}
-
-// RelocateStock moves stock from one location to another.
-func (a *App) RelocateStock(ctx context.Context, meta BatchMeta, ops []StockOperation, render RenderBatch) (BatchOutcome, error) {
-	return a.stockBatch(ctx, meta, ops, render, func(ss *stockSession, op StockOperation, ref stock.Reference) error {
-		from, err := ss.locate(op.ArticleDetailID, op.From, "source")
-		if err != nil {
-			return err
-		}
-		to, err := ss.locate(op.ArticleDetailID, op.To, "destination")
-		if err != nil {
-			return err
-		}
-		_, err = ss.inv.Relocate(op.ArticleDetailID, from, to, op.Quantity, op.All, ref)
-		return err
+// StockBatch runs a batch of stock operations (stock.Set, stock.Change,
+// stock.Relocate, or any other stock.Operation) under its idempotency key.
+func (a *App) StockBatch(ctx context.Context, meta BatchMeta, ops []BatchOperation, render RenderBatch) (BatchOutcome, error) {
+	return a.runBatch(ctx, meta, len(ops), render, func(ctx context.Context, s ports.Store, now time.Time) ([]OperationResult, error) {
+		return applyOperations(ctx, s, now, meta, ops)
 	})
 }
 
-func (a *App) stockBatch(ctx context.Context, meta BatchMeta, ops []StockOperation, render RenderBatch, act stockAction) (BatchOutcome, error) {
-	return a.runBatch(ctx, meta, len(ops), render, func(ctx context.Context, s ports.Store, now time.Time) ([]OperationResult, error) {
-		needs := make([]locationNeed, 0, len(ops)*2)
-		for _, op := range ops {
-			if op.Problem != "" {
-				continue
-			}
-			for _, spec := range []stock.LocationSpec{op.At, op.From, op.To} {
-				if spec.Warehouse != nil || spec.BinLocation != nil {
-					needs = append(needs, locationNeed{article: op.ArticleDetailID, spec: spec})
-				}
-			}
+// applyOperations is the one loop of every batch: load the working set for
+// the scope the operations declare, apply them one after another (an
+// operation that breaks a rule fails alone and changes nothing; later ones
+// see the effects of earlier ones), and save what changed.
+func applyOperations(ctx context.Context, s ports.Store, now time.Time, meta BatchMeta, ops []BatchOperation) ([]OperationResult, error) {
+	declared := make([]stock.Operation, 0, len(ops))
+	for _, op := range ops {
+		if op.Problem == "" {
+			declared = append(declared, op.Op)
 		}
-		ss, err := openStock(ctx, s, now, needs)
-		if err != nil {
+	}
+	ws, err := s.Stock().Load(ctx, stock.ScopeOf(declared...), now)
+	if err != nil {
+		return nil, err
+	}
+	results := make([]OperationResult, len(ops))
+	for i, op := range ops {
+		if op.Problem != "" {
+			results[i] = failed(op.OperationID, errs.Invalidf("%s", op.Problem))
+			continue
+		}
+		ref := stock.Reference{IdempotencyKey: meta.Key, OperationID: string(op.OperationID), User: meta.User}
+		switch err := ws.Apply(op.Op, ref); {
+		case err == nil:
+			results[i] = succeeded(op.OperationID)
+		case errs.KindOf(err) == errs.Invalid:
+			results[i] = failed(op.OperationID, err)
+		default:
 			return nil, err
 		}
-		results := make([]OperationResult, len(ops))
-		for i, op := range ops {
-			if op.Problem != "" {
-				results[i] = failed(op.OperationID, errs.Invalidf("%s", op.Problem))
-				continue
-			}
-			ref := stock.Reference{IdempotencyKey: meta.Key, OperationID: string(op.OperationID), User: meta.User}
-			if err := act(ss, op, ref); err != nil {
-				if errs.KindOf(err) != errs.Invalid {
-					return nil, err
-				}
-				results[i] = failed(op.OperationID, err)
-				continue
-			}
-			results[i] = succeeded(op.OperationID)
-		}
-		return results, ss.save(ctx, s)
-	})
+	}
+	return results, s.Stock().Save(ctx, ws)
+}
+
+// applyOne runs a single operation that is the whole request: its error is
+// the request's.
+func applyOne(ctx context.Context, s ports.Store, now time.Time, op stock.Operation, ref stock.Reference) error {
+	ws, err := s.Stock().Load(ctx, stock.ScopeOf(op), now)
+	if err != nil {
+		return err
+	}
+	if err := ws.Apply(op, ref); err != nil {
+		return err
+	}
+	return s.Stock().Save(ctx, ws)
 }

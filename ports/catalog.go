@@ -31,9 +31,8 @@ type LedgerRecord struct {
 	stock.LedgerEntry
 }
 
-// LedgerRepository keeps the stock ledger.
+// LedgerRepository reads the stock ledger (StockRepository.Save writes it).
 type LedgerRepository interface {
-	Append(ctx context.Context, entries []stock.LedgerEntry) error
 	List(ctx context.Context, q ListQuery) (Page[LedgerRecord], error)
 }
 

@@ -23,8 +23,8 @@ type OrderRepository interface {
 	DetailIDsTaken(ctx context.Context, ids []int64) ([]int64, error)
 	// ByDetailIDs returns the orders that hold any of these positions.
 	ByDetailIDs(ctx context.Context, detailIDs []int64) ([]*order.Order, error)
-	// Outstanding is what positions that are not cancelled, of orders that
-	// are not cancelled, still have to ship of the product.
+	// Outstanding is the sum of what the product's positions still have to
+	// ship (order.Order.Outstanding, which Add and Save store per position).
 	Outstanding(ctx context.Context, articleDetailID int64) (int, error)
 }
 

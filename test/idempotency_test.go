@@ -58,9 +58,9 @@ func TestIdempotencyKeysExpireAfterTheRetention(t *testing.T) {
 		}
 		render := func(r application.BatchResult) ([]byte, error) { return json.Marshal(r) }
 		change := func(fingerprint string) (application.BatchOutcome, error) {
-			ops := []application.StockOperation{{ArticleDetailID: 1, Quantity: 1, At: stock.LocationSpec{Warehouse: &stock.WarehouseSpec{ID: whID}}}}
+			ops := []application.BatchOperation{{Op: stock.Change{ArticleDetailID: 1, Quantity: 1, At: stock.LocationSpec{Warehouse: &stock.WarehouseSpec{ID: whID}}}}}
 			meta := application.BatchMeta{Key: "k", Endpoint: "stock/change", Fingerprint: fingerprint, User: "admin"}
-			return app.ChangeStock(ctx, meta, ops, render)
+			return app.StockBatch(ctx, meta, ops, render)
 		}
 		if _, err := change("first"); err != nil {
 			t.Fatal(err)

@@ -79,7 +79,7 @@ func (f *ordFixture) meta(endpoint string) application.BatchMeta {
 // put adds stock with a change batch.
 func (f *ordFixture) put(article int64, at stock.LocationSpec, quantity int) {
 	f.t.Helper()
-	out, err := f.app.ChangeStock(f.ctx, f.meta("stock/change"), []application.StockOperation{{ArticleDetailID: article, Quantity: quantity, At: at}}, ordRender)
+	out, err := f.app.StockBatch(f.ctx, f.meta("stock/change"), []application.BatchOperation{{Op: stock.Change{ArticleDetailID: article, Quantity: quantity, At: at}}}, ordRender)
 	if err != nil {
 		f.t.Fatalf("change stock: %v", err)
 	}
@@ -103,7 +103,7 @@ func (f *ordFixture) stockIn(article, warehouseID int64) int {
 	if err != nil {
 		f.t.Fatalf("article %d: %v", article, err)
 	}
-	for _, w := range v.WarehouseStocks {
+	for _, w := range v.Warehouses {
 		if w.WarehouseID == warehouseID {
 			return w.Stock
 		}

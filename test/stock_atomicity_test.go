@@ -61,14 +61,14 @@ func TestStockCutOffBatchLeavesNothing(t *testing.T) {
 
 		for _, tc := range []struct {
 			kind string
-			ops  []application.StockOperation
+			ops  []application.BatchOperation
 			want map[int64]int
 		}{
-			{"change", []application.StockOperation{stockChangeOp(p, 3, stockBin(a)), stockChangeOp(p, -2, stockWarehouse(wh)), stockChangeOp(p, 4, stockWarehouse(wh))},
+			{"change", []application.BatchOperation{stockChangeOp(p, 3, stockBin(a)), stockChangeOp(p, -2, stockWarehouse(wh)), stockChangeOp(p, 4, stockWarehouse(wh))},
 				map[int64]int{a: 6, null: 4}},
-			{"set", []application.StockOperation{stockSetOp(p, 1, stockBin(a)), stockSetOp(p, 2, stockBin(b)), stockSetOp(p, 9, stockWarehouse(wh))},
+			{"set", []application.BatchOperation{stockSetOp(p, 1, stockBin(a)), stockSetOp(p, 2, stockBin(b)), stockSetOp(p, 9, stockWarehouse(wh))},
 				map[int64]int{a: 1, b: 2, null: 6}},
-			{"relocate", []application.StockOperation{stockMoveAllOp(p, stockWarehouse(wh), stockBin(b)), stockMoveOp(p, 3, stockBin(b), stockBin(a))},
+			{"relocate", []application.BatchOperation{stockMoveAllOp(p, stockWarehouse(wh), stockBin(b)), stockMoveOp(p, 3, stockBin(b), stockBin(a))},
 				map[int64]int{a: 3, b: 6, null: 0}},
 		} {
 			key := "cut-" + tc.kind
@@ -133,7 +133,7 @@ func TestStockKilledConnectionLeavesNothing(t *testing.T) {
 	p := e.newArticle(1)
 	e.mustSucceed("change", stockChangeOp(p, 5, stockBin(a)))
 	before := e.stockState()
-	ops := []application.StockOperation{stockChangeOp(p, 3, stockBin(a)), stockChangeOp(p, 2, stockWarehouse(wh))}
+	ops := []application.BatchOperation{stockChangeOp(p, 3, stockBin(a)), stockChangeOp(p, 2, stockWarehouse(wh))}
 
 	db := e.DB.Bun()
 	ctx, cancel := context.WithTimeout(e.ctx, 30*time.Second)

@@ -11,6 +11,7 @@ import (
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/stock"
+	"github.com/shopstock/inventory/domain/warehouse"
 	"github.com/shopstock/inventory/test/testdb"
 )
 
@@ -64,9 +65,9 @@ func (w *stockWorld) location(rng *rand.Rand) stock.LocationSpec {
 	}
 }
 
-func (w *stockWorld) batch(rng *rand.Rand) (string, []application.StockOperation) {
+func (w *stockWorld) batch(rng *rand.Rand) (string, []application.BatchOperation) {
 	n := 1 + rng.IntN(6)
-	ops := make([]application.StockOperation, n)
+	ops := make([]application.BatchOperation, n)
 	kind := []string{"set", "change", "change", "relocate", "relocate"}[rng.IntN(5)]
 	for i := range ops {
 		article := w.articles[rng.IntN(len(w.articles))]
@@ -99,7 +100,7 @@ func stockConcurrently(t *testing.T, databaseURL string, workers int, duration t
 	w := &stockWorld{tracked: map[int64]bool{}}
 	for _, code := range []string{"CW1", "CW2"} {
 		id, null := e.newWarehouse(code, true)
-		wh := stockWorldWarehouse{id: id, code: code, bins: []stockWorldBin{{null, stock.NullBinLocationCode}}}
+		wh := stockWorldWarehouse{id: id, code: code, bins: []stockWorldBin{{null, warehouse.NullBinLocationCode}}}
 		for j := range 4 {
 			c := fmt.Sprintf("B-%d", j+1)
 			wh.bins = append(wh.bins, stockWorldBin{e.newBin(id, c), c})
@@ -112,7 +113,7 @@ func stockConcurrently(t *testing.T, databaseURL string, workers int, duration t
 	}
 	// Seed: stock on two bins of the first warehouse and in the second; some defaults.
 	expected := map[int64]int{}
-	var seed []application.StockOperation
+	var seed []application.BatchOperation
 	for _, a := range w.articles {
 		seed = append(seed,
 			stockChangeOp(a, 20, stockBin(w.warehouses[0].bins[1].id)),
@@ -174,8 +175,8 @@ func stockConcurrently(t *testing.T, databaseURL string, workers int, duration t
 						continue
 					}
 					my.succeeded[kind]++
-					if kind == "change" {
-						my.delta[ops[j].ArticleDetailID] += ops[j].Quantity
+					if c, ok := ops[j].Op.(stock.Change); ok {
+						my.delta[c.ArticleDetailID] += c.Quantity
 					}
 				}
 			}
@@ -286,7 +287,7 @@ func TestStockWarehouseDeletedUnderABatch(t *testing.T) {
 		var res application.BatchResult
 		go func() {
 			_, err := stockRun(e.ctx, e.App, "change", stockMeta("into-deleted"),
-				[]application.StockOperation{stockChangeOp(p, 1, stockWarehouse(wh2))}, stockCapture(&res))
+				[]application.BatchOperation{stockChangeOp(p, 1, stockWarehouse(wh2))}, stockCapture(&res))
 			done <- err
 		}()
 		stockUntil(t, "the batch waits", func() bool { return e.stockWaiting() > 0 })
@@ -318,7 +319,7 @@ func TestStockWarehouseDeletedUnderABatch(t *testing.T) {
 		var res application.BatchResult
 		go func() {
 			_, err := stockRun(e.ctx, e.App, "change", stockMeta("into-deleted"),
-				[]application.StockOperation{stockChangeOp(p, 1, stockWarehouse(wh2))}, stockCapture(&res))
+				[]application.BatchOperation{stockChangeOp(p, 1, stockWarehouse(wh2))}, stockCapture(&res))
 			done <- err
 		}()
 		stockUntil(t, "the batch waits", func() bool { return e.stockWaiting() > 0 })

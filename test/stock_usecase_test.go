@@ -75,15 +75,11 @@ func (e *stockEnv) nextKey() string {
 
 // stockRun calls the use case of kind ("set", "change", "relocate").
 func stockRun(ctx context.Context, app *application.App, kind string, meta application.BatchMeta,
-	ops []application.StockOperation, render application.RenderBatch) (application.BatchOutcome, error) {
+	ops []application.BatchOperation, render application.RenderBatch) (application.BatchOutcome, error) {
 	meta.Endpoint = "stock/" + kind
 	switch kind {
-	case "set":
-		return app.SetStock(ctx, meta, ops, render)
-	case "change":
-		return app.ChangeStock(ctx, meta, ops, render)
-	case "relocate":
-		return app.RelocateStock(ctx, meta, ops, render)
+	case "set", "change", "relocate":
+		return app.StockBatch(ctx, meta, ops, render)
 	}
 	panic("unknown stock batch kind " + kind)
 }
@@ -103,12 +99,12 @@ func stockCapture(into *application.BatchResult) application.RenderBatch {
 }
 
 // batch runs one batch under a fresh key and returns its result.
-func (e *stockEnv) batch(kind string, ops ...application.StockOperation) application.BatchResult {
+func (e *stockEnv) batch(kind string, ops ...application.BatchOperation) application.BatchResult {
 	e.t.Helper()
 	return e.batchWithKey(kind, e.nextKey(), ops...)
 }
 
-func (e *stockEnv) batchWithKey(kind, key string, ops ...application.StockOperation) application.BatchResult {
+func (e *stockEnv) batchWithKey(kind, key string, ops ...application.BatchOperation) application.BatchResult {
 	e.t.Helper()
 	var res application.BatchResult
 	out, err := stockRun(e.ctx, e.App, kind, stockMeta(key), ops, stockCapture(&res))
@@ -125,7 +121,7 @@ func (e *stockEnv) batchWithKey(kind, key string, ops ...application.StockOperat
 }
 
 // mustSucceed runs a batch that must succeed completely.
-func (e *stockEnv) mustSucceed(kind string, ops ...application.StockOperation) {
+func (e *stockEnv) mustSucceed(kind string, ops ...application.BatchOperation) {
 	e.t.Helper()
 	res := e.batch(kind, ops...)
 	for i, r := range res.Results {
@@ -159,20 +155,20 @@ func stockBinCodeIn(code, warehouseCode string) stock.LocationSpec {
 
 // Operations.
 
-func stockSetOp(article int64, quantity int, at stock.LocationSpec) application.StockOperation {
-	return application.StockOperation{ArticleDetailID: article, Quantity: quantity, At: at}
+func stockSetOp(article int64, quantity int, at stock.LocationSpec) application.BatchOperation {
+	return application.BatchOperation{Op: stock.Set{ArticleDetailID: article, Quantity: quantity, At: at}}
 }
 
-func stockChangeOp(article int64, quantity int, at stock.LocationSpec) application.StockOperation {
-	return application.StockOperation{ArticleDetailID: article, Quantity: quantity, At: at}
+func stockChangeOp(article int64, quantity int, at stock.LocationSpec) application.BatchOperation {
+	return application.BatchOperation{Op: stock.Change{ArticleDetailID: article, Quantity: quantity, At: at}}
 }
 
-func stockMoveOp(article int64, quantity int, from, to stock.LocationSpec) application.StockOperation {
-	return application.StockOperation{ArticleDetailID: article, Quantity: quantity, From: from, To: to}
+func stockMoveOp(article int64, quantity int, from, to stock.LocationSpec) application.BatchOperation {
+	return application.BatchOperation{Op: stock.Relocate{ArticleDetailID: article, Quantity: quantity, From: from, To: to}}
 }
 
-func stockMoveAllOp(article int64, from, to stock.LocationSpec) application.StockOperation {
-	return application.StockOperation{ArticleDetailID: article, All: true, From: from, To: to}
+func stockMoveAllOp(article int64, from, to stock.LocationSpec) application.BatchOperation {
+	return application.BatchOperation{Op: stock.Relocate{ArticleDetailID: article, All: true, From: from, To: to}}
 }
 
 // Inspection.
@@ -349,7 +345,7 @@ func TestStockLocationForms(t *testing.T) {
 			stockChangeOp(p, 1, stockBinCode("Z-99", wh1)),                                                                                 // 16
 			stockChangeOp(p, 1, stockBinCodeIn("A-01", "NOPE")),                                                                            // 17
 			stockChangeOp(p, 1, stockBin(null2)),                                                                                           // 18: the unknown bin location by id
-			stockChangeOp(p, 1, stockBinCodeIn(stock.NullBinLocationCode, "WH2")),                                                          // 19
+			stockChangeOp(p, 1, stockBinCodeIn(warehouse.NullBinLocationCode, "WH2")),                                                      // 19
 		)
 		stockExpectResults(t, res,
 			"", "", "",
@@ -552,7 +548,7 @@ func TestStockRelocate(t *testing.T) {
 		e.mustSucceed("change", stockChangeOp(p, 10, stockBin(a)))
 
 		res := e.batch("relocate",
-			application.StockOperation{OperationID: []byte(`"first"`), ArticleDetailID: p, Quantity: 3, From: stockBin(a), To: stockBin(b)}, // 0
+			application.BatchOperation{OperationID: []byte(`"first"`), Op: stock.Relocate{ArticleDetailID: p, Quantity: 3, From: stockBin(a), To: stockBin(b)}}, // 0
 			stockMoveOp(p, 8, stockBin(a), stockBin(b)),                       // 1: 7 left
 			stockMoveOp(p, 0, stockBin(a), stockBin(b)),                       // 2
 			stockMoveOp(p, -1, stockBin(a), stockBin(b)),                      // 3
@@ -614,7 +610,7 @@ func TestStockOperationsFailAlone(t *testing.T) {
 			stockChangeOp(p, -10, stockBin(a)),          // 6
 			stockChangeOp(p, -3, stockBin(a)),           // 7: sees the +5
 			stockChangeOp(p, -3, stockBin(a)),           // 8: only 2 left
-			application.StockOperation{OperationID: []byte(`7`), Problem: "quantity must be an integer"}, // 9
+			application.BatchOperation{OperationID: []byte(`7`), Problem: "quantity must be an integer"}, // 9
 			stockChangeOp(p, -2, stockWarehouse(wh)),                                                     // 10
 			stockChangeOp(p, -1, stockWarehouse(wh)),                                                     // 11
 		)
@@ -761,9 +757,9 @@ func TestStockAvailableFigures(t *testing.T) {
 			t.Errorf("physical %d, for sale %d, reserved %d, available %d; want 15, 10, 0, 8",
 				v.PhysicalStock, v.PhysicalStockForSale, v.ReservedStock, v.AvailableStock)
 		}
-		if len(v.WarehouseStocks) != 2 || v.WarehouseStocks[0].WarehouseID != wh1 || v.WarehouseStocks[0].Stock != 10 ||
-			v.WarehouseStocks[0].WarehouseCode != "SHOP" || v.WarehouseStocks[1].WarehouseID != wh2 || v.WarehouseStocks[1].Stock != 5 {
-			t.Errorf("warehouse stocks %+v", v.WarehouseStocks)
+		if len(v.Warehouses) != 2 || v.Warehouses[0].WarehouseID != wh1 || v.Warehouses[0].Stock != 10 ||
+			v.Warehouses[0].WarehouseCode != "SHOP" || v.Warehouses[1].WarehouseID != wh2 || v.Warehouses[1].Stock != 5 {
+			t.Errorf("warehouse stocks %+v", v.Warehouses)
 		}
 		// Unshipped order positions keep the article, even without stock.
 		e.mustSucceed("set", stockSetOp(p, 0, stockWarehouse(wh1)), stockSetOp(p, 0, stockWarehouse(wh2)))
@@ -774,8 +770,8 @@ func TestStockAvailableFigures(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v.PhysicalStock != 0 || v.AvailableStock != -2 || len(v.WarehouseStocks) != 0 {
-			t.Errorf("after emptying: physical %d, available %d, warehouses %+v", v.PhysicalStock, v.AvailableStock, v.WarehouseStocks)
+		if v.PhysicalStock != 0 || v.AvailableStock != -2 || len(v.Warehouses) != 0 {
+			t.Errorf("after emptying: physical %d, available %d, warehouses %+v", v.PhysicalStock, v.AvailableStock, v.Warehouses)
 		}
 		e.checkLedger()
 	})

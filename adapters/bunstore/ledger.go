@@ -51,7 +51,7 @@ func optional[T comparable](v T) *T {
 	return &v
 }
 
-func (r ledger) Append(ctx context.Context, entries []stock.LedgerEntry) error {
+func (r ledger) append(ctx context.Context, entries []stock.LedgerEntry) error {
 	if len(entries) == 0 {
 		return nil
 	}

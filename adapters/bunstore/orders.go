@@ -32,6 +32,9 @@ type orderDetailRow struct {
 	Quantity        int    `bun:"quantity"`
 	Shipped         int    `bun:"shipped"`
 	Status          string `bun:"status"`
+	// Outstanding is order.Order.Outstanding of the position, stored so that
+	// availableStock can sum it through an index.
+	Outstanding int `bun:"outstanding"`
 }
 
 var orderColumns = columns{
@@ -91,7 +94,7 @@ func (r orders) Add(ctx context.Context, o *domorder.Order) error {
 	for i, d := range details {
 		rows[i] = orderDetailRow{
 			ID: detailIDs[i], OrderID: id, Position: i, ArticleDetailID: d.ArticleDetailID(),
-			Quantity: d.Quantity(), Shipped: d.Shipped(), Status: string(d.Status()),
+			Quantity: d.Quantity(), Shipped: d.Shipped(), Status: string(d.Status()), Outstanding: o.Outstanding(d),
 		}
 	}
 	if _, err := r.s.idb.NewInsert().Model(&rows).Exec(ctx); err != nil {
@@ -162,11 +165,12 @@ func (r orders) withDetails(ctx context.Context, rows []orderRow) ([]*domorder.O
 func (r orders) Save(ctx context.Context, os ...*domorder.Order) error {
 	var orderIDs, detailIDs []int64
 	var orderStatus, detailStatus []string
-	var shipped []int64
+	var shipped, outstanding []int64
 	for _, o := range os {
 		orderIDs, orderStatus = append(orderIDs, o.ID()), append(orderStatus, string(o.Status()))
 		for _, d := range o.Details() {
 			detailIDs, shipped, detailStatus = append(detailIDs, d.ID()), append(shipped, int64(d.Shipped())), append(detailStatus, string(d.Status()))
+			outstanding = append(outstanding, int64(o.Outstanding(d)))
 		}
 	}
 	if len(orderIDs) == 0 {
@@ -178,9 +182,9 @@ FROM unnest(?::bigint[], ?::text[]) AS v(id, status) WHERE o.id = v.id`,
 			pgdialect.Array(orderIDs), pgdialect.Array(orderStatus)); err != nil {
 			return err
 		}
-		_, err := r.s.idb.ExecContext(ctx, `UPDATE order_details AS d SET shipped = v.shipped, status = v.status
-FROM unnest(?::bigint[], ?::int[], ?::text[]) AS v(id, shipped, status) WHERE d.id = v.id`,
-			pgdialect.Array(detailIDs), pgdialect.Array(shipped), pgdialect.Array(detailStatus))
+		_, err := r.s.idb.ExecContext(ctx, `UPDATE order_details AS d SET shipped = v.shipped, status = v.status, outstanding = v.outstanding
+FROM unnest(?::bigint[], ?::int[], ?::text[], ?::int[]) AS v(id, shipped, status, outstanding) WHERE d.id = v.id`,
+			pgdialect.Array(detailIDs), pgdialect.Array(shipped), pgdialect.Array(detailStatus), pgdialect.Array(outstanding))
 		return err
 	}
 	orderRows := make([][]any, len(orderIDs))
@@ -189,7 +193,7 @@ FROM unnest(?::bigint[], ?::int[], ?::text[]) AS v(id, shipped, status) WHERE d.
 	}
 	detailRows := make([][]any, len(detailIDs))
 	for i := range detailIDs {
-		detailRows[i] = []any{detailIDs[i], shipped[i], detailStatus[i]}
+		detailRows[i] = []any{detailIDs[i], shipped[i], detailStatus[i], outstanding[i]}
 	}
 	arg, err := jsonRows(orderRows)
 	if err != nil {
@@ -202,7 +206,8 @@ FROM json_each(?) AS v WHERE orders.id = json_extract(v.value, '$[0]')`, arg); e
 	if arg, err = jsonRows(detailRows); err != nil {
 		return err
 	}
-	_, err = r.s.idb.ExecContext(ctx, `UPDATE order_details SET shipped = json_extract(v.value, '$[1]'), status = json_extract(v.value, '$[2]')
+	_, err = r.s.idb.ExecContext(ctx, `UPDATE order_details SET shipped = json_extract(v.value, '$[1]'), status = json_extract(v.value, '$[2]'),
+  outstanding = json_extract(v.value, '$[3]')
 FROM json_each(?) AS v WHERE order_details.id = json_extract(v.value, '$[0]')`, arg)
 	return err
 }
@@ -254,13 +259,7 @@ func (r orders) ByDetailIDs(ctx context.Context, detailIDs []int64) ([]*domorder
 
 func (r orders) Outstanding(ctx context.Context, articleDetailID int64) (int, error) {
 	var n int
-	err := r.s.idb.NewSelect().TableExpr("order_details AS od").
-		Join("JOIN orders AS o ON o.id = od.order_id").
-		ColumnExpr("COALESCE(SUM(od.quantity - od.shipped), 0)").
-		Where("od.article_detail_id = ?", articleDetailID).
-		Where("od.status <> ?", string(domorder.DetailCancelled)).
-		Where("o.status <> ?", string(domorder.StatusCancelled)).
-		Where("od.quantity > od.shipped").
-		Scan(ctx, &n)
+	err := r.s.idb.NewSelect().TableExpr("order_details AS od").ColumnExpr("COALESCE(SUM(od.outstanding), 0)").
+		Where("od.article_detail_id = ? AND od.outstanding > 0", articleDetailID).Scan(ctx, &n)
 	return n, err
 }

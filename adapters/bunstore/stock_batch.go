@@ -9,7 +9,7 @@ import (
 	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/shopstock/inventory/domain/stock"
-	"github.com/shopstock/inventory/ports"
+	"github.com/shopstock/inventory/domain/warehouse"
 )
 
 type locatedBinRow struct {
@@ -20,7 +20,44 @@ type locatedBinRow struct {
 	NullBinLocationID int64  `bun:"null_bin_location_id"`
 }
 
-func (r stockMappings) Locations(ctx context.Context, wants ports.LocationWants) ([]stock.KnownWarehouse, []stock.Bin, error) {
+// Load looks up the scope's locations, locks its article details in id
+// order, and loads and locks the mappings the working set then asks for: a
+// fixed number of statements whatever the batch's size.
+func (r stockMappings) Load(ctx context.Context, scope stock.Scope, now time.Time) (*stock.WorkingSet, error) {
+	warehouses, bins, err := r.locations(ctx, scope.Locations())
+	if err != nil {
+		return nil, err
+	}
+	found, err := r.s.ArticleDetails().Lock(ctx, scope.Articles())
+	if err != nil {
+		return nil, err
+	}
+	existing := make([]int64, 0, len(found))
+	for id, ok := range found {
+		if ok {
+			existing = append(existing, id)
+		}
+	}
+	ws := stock.NewWorkingSet(scope, now, warehouses, bins, existing)
+	needs := ws.MappingNeeds()
+	mappings, mappingBins, err := r.lockMappings(ctx, needs)
+	if err != nil {
+		return nil, err
+	}
+	ws.Loaded(needs, mappings, mappingBins)
+	return ws, nil
+}
+
+// Save writes the working set's changed mappings and its ledger entries.
+func (r stockMappings) Save(ctx context.Context, ws *stock.WorkingSet) error {
+	upserted, removed, entries := ws.Changes()
+	if err := r.apply(ctx, upserted, removed); err != nil {
+		return err
+	}
+	return ledger{r.s}.append(ctx, entries)
+}
+
+func (r stockMappings) locations(ctx context.Context, wants stock.LocationNames) ([]stock.KnownWarehouse, []stock.Bin, error) {
 	seen := map[int64]bool{}
 	var warehouses []stock.KnownWarehouse
 	addWarehouse := func(w stock.KnownWarehouse) {
@@ -66,7 +103,7 @@ func (r stockMappings) Locations(ctx context.Context, wants ports.LocationWants)
 	}
 	bins := make([]stock.Bin, len(rows))
 	for i, b := range rows {
-		bins[i] = stock.Bin{ID: b.ID, WarehouseID: b.WarehouseID, Code: b.Code, IsNull: b.Code == stock.NullBinLocationCode}
+		bins[i] = stock.Bin{ID: b.ID, WarehouseID: b.WarehouseID, Code: b.Code, IsNull: b.Code == warehouse.NullBinLocationCode}
 		addWarehouse(stock.KnownWarehouse{ID: b.WarehouseID, Code: b.WarehouseCode, NullBinLocationID: b.NullBinLocationID})
 	}
 	return warehouses, bins, nil
@@ -74,7 +111,7 @@ func (r stockMappings) Locations(ctx context.Context, wants ports.LocationWants)
 
 const locatedBinColumns = "b.id, b.warehouse_id, b.code, w.code AS warehouse_code, w.null_bin_location_id"
 
-func (r stockMappings) locateSQLite(ctx context.Context, wants ports.LocationWants) ([]locatedBinRow, error) {
+func (r stockMappings) locateSQLite(ctx context.Context, wants stock.LocationNames) ([]locatedBinRow, error) {
 	var byID, byCode [][]any
 	for _, b := range wants.BinCodes {
 		if b.WarehouseID != 0 {
@@ -101,7 +138,7 @@ func (r stockMappings) locateSQLite(ctx context.Context, wants ports.LocationWan
 
 // locatePostgres runs one index-driven query per way of naming a bin. The
 // share lock keeps a bin location from being deleted under the batch.
-func (r stockMappings) locatePostgres(ctx context.Context, wants ports.LocationWants) ([]locatedBinRow, error) {
+func (r stockMappings) locatePostgres(ctx context.Context, wants stock.LocationNames) ([]locatedBinRow, error) {
 	var whIDs []int64
 	var codesByID, whCodes, codesByCode []string
 	for _, b := range wants.BinCodes {
@@ -167,7 +204,7 @@ type lockedMappingRow struct {
 	BinCode    string `bun:"bin_code"`
 }
 
-func (r stockMappings) LockMappings(ctx context.Context, wants ports.MappingWants) ([]*stock.Mapping, []stock.Bin, error) {
+func (r stockMappings) lockMappings(ctx context.Context, wants stock.MappingNeeds) ([]*stock.Mapping, []stock.Bin, error) {
 	if len(wants.InWarehouse) == 0 && len(wants.OnBin) == 0 {
 		return nil, nil, nil
 	}
@@ -193,7 +230,7 @@ func (r stockMappings) LockMappings(ctx context.Context, wants ports.MappingWant
 		}
 		mappings[i] = m
 		if row.BinCode != "" {
-			bins = append(bins, stock.Bin{ID: row.BinLocationID, WarehouseID: row.WarehouseID, Code: row.BinCode, IsNull: row.BinCode == stock.NullBinLocationCode})
+			bins = append(bins, stock.Bin{ID: row.BinLocationID, WarehouseID: row.WarehouseID, Code: row.BinCode, IsNull: row.BinCode == warehouse.NullBinLocationCode})
 		}
 	}
 	return mappings, bins, nil
@@ -201,7 +238,7 @@ func (r stockMappings) LockMappings(ctx context.Context, wants ports.MappingWant
 
 // lockSQLite reads the wanted mappings; SQLite's immediate transaction
 // already holds the database, so there is nothing to lock row by row.
-func (r stockMappings) lockSQLite(ctx context.Context, wants ports.MappingWants) ([]lockedMappingRow, error) {
+func (r stockMappings) lockSQLite(ctx context.Context, wants stock.MappingNeeds) ([]lockedMappingRow, error) {
 	var all []lockedMappingRow
 	query := func(join string, withBins bool, pairs [][]any) error {
 		arg, err := jsonRows(pairs)
@@ -240,7 +277,7 @@ func (r stockMappings) lockSQLite(ctx context.Context, wants ports.MappingWants)
 
 // lockPostgres joins the wanted pairs to the mappings through their
 // indexes, one statement per kind of want, and locks what it finds.
-func (r stockMappings) lockPostgres(ctx context.Context, wants ports.MappingWants) ([]lockedMappingRow, error) {
+func (r stockMappings) lockPostgres(ctx context.Context, wants stock.MappingNeeds) ([]lockedMappingRow, error) {
 	restore, err := r.indexJoins(ctx)
 	if err != nil {
 		return nil, err
@@ -296,8 +333,8 @@ func toMappingRow(m *stock.Mapping) mappingRow {
 	return row
 }
 
-// Apply deletes, updates and inserts in three statements at most.
-func (r stockMappings) Apply(ctx context.Context, upserted, removed []*stock.Mapping) error {
+// apply deletes, updates and inserts in three statements at most.
+func (r stockMappings) apply(ctx context.Context, upserted, removed []*stock.Mapping) error {
 	if len(removed) > 0 {
 		ids := make([]int64, len(removed))
 		for i, m := range removed {
@@ -383,7 +420,7 @@ SET stock = ?, reserved_stock = ?, is_default = ?, last_stock_take = ? WHERE id 
 	return nil
 }
 
-func (r stockMappings) ArticleStock(ctx context.Context, articleDetailID int64) ([]ports.WarehouseStock, error) {
+func (r stockMappings) ArticleStock(ctx context.Context, articleDetailID int64) ([]stock.WarehouseStock, error) {
 	var rows []struct {
 		WarehouseID           int64  `bun:"warehouse_id"`
 		WarehouseCode         string `bun:"warehouse_code"`
@@ -396,9 +433,9 @@ func (r stockMappings) ArticleStock(ctx context.Context, articleDetailID int64) 
 		ColumnExpr("SUM(m.stock) AS stock, SUM(m.reserved_stock) AS reserved_stock").
 		Where("m.article_detail_id = ?", articleDetailID).
 		GroupExpr("m.warehouse_id, w.code, w.stock_available_for_sale").OrderExpr("m.warehouse_id").Scan(ctx, &rows)
-	out := make([]ports.WarehouseStock, len(rows))
+	out := make([]stock.WarehouseStock, len(rows))
 	for i, row := range rows {
-		out[i] = ports.WarehouseStock(row)
+		out[i] = stock.WarehouseStock(row)
 	}
 	return out, err
 }

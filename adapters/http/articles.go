@@ -72,9 +72,9 @@ func (h *Handler) getArticle(w http.ResponseWriter, r *http.Request) error {
 	out := articleDetailJSON{
 		articleJSON:   toArticleJSON(v.Article),
 		PhysicalStock: v.PhysicalStock, PhysicalStockForSale: v.PhysicalStockForSale, ReservedStock: v.ReservedStock,
-		AvailableStock: v.AvailableStock, WarehouseStocks: make([]warehouseStockJSON, len(v.WarehouseStocks)),
+		AvailableStock: v.AvailableStock, WarehouseStocks: make([]warehouseStockJSON, len(v.Warehouses)),
 	}
-	for i, ws := range v.WarehouseStocks {
+	for i, ws := range v.Warehouses {
 		out.WarehouseStocks[i] = warehouseStockJSON{WarehouseID: ws.WarehouseID, WarehouseCode: ws.WarehouseCode, Stock: ws.Stock, ReservedStock: ws.ReservedStock}
 	}
 	writeJSON(w, http.StatusOK, dataBody[articleDetailJSON]{Success: true, Data: out})

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/errs"
@@ -183,6 +184,27 @@ func integer(fields map[string]json.RawMessage, name string, required, lenient b
 	return n, nil
 }
 
+// maxID is the largest id storage holds (a 32-bit integer column).
+const maxID = 1<<31 - 1
+
+// identifier reads an id: 0 when absent (and not required), else an
+// integer no larger than maxID, so that it names something storable; whether
+// it is positive and names something is for the domain to say.
+func identifier(fields map[string]json.RawMessage, name string, required bool) (int64, error) {
+	return boundedID(fields, name, required, false)
+}
+
+func boundedID(fields map[string]json.RawMessage, name string, required, lenient bool) (int64, error) {
+	n, err := integer(fields, name, required, lenient)
+	if err != nil {
+		return 0, err
+	}
+	if n < 0 || n > maxID {
+		return 0, fmt.Errorf("%s must be an integer from 1 to %d", name, maxID)
+	}
+	return n, nil
+}
+
 func text(fields map[string]json.RawMessage, name string) (string, error) {
 	raw, ok := fields[name]
 	if !ok || string(raw) == "null" {
@@ -196,6 +218,9 @@ func text(fields map[string]json.RawMessage, name string) (string, error) {
 	}
 	if s == "" {
 		return "", fmt.Errorf("%s must not be empty", name)
+	}
+	if !printable(s) {
+		return "", fmt.Errorf("%s must be valid UTF-8 without control characters", name)
 	}
 	return s, nil
 }
@@ -227,7 +252,7 @@ func locationSpec(fields map[string]json.RawMessage, prefix string) (stock.Locat
 		return spec, prefixed(prefix, err)
 	}
 	if hasWarehouse {
-		id, err := integer(wh, "id", false, false)
+		id, err := identifier(wh, "id", false)
 		if err != nil {
 			return spec, prefixed(prefix+"warehouse.", err)
 		}
@@ -238,7 +263,7 @@ func locationSpec(fields map[string]json.RawMessage, prefix string) (stock.Locat
 		spec.Warehouse = &stock.WarehouseSpec{ID: id, Code: code}
 	}
 	if hasBin {
-		id, err := integer(bin, "id", false, false)
+		id, err := identifier(bin, "id", false)
 		if err != nil {
 			return spec, prefixed(prefix+"binLocation.", err)
 		}
@@ -246,7 +271,7 @@ func locationSpec(fields map[string]json.RawMessage, prefix string) (stock.Locat
 		if err != nil {
 			return spec, prefixed(prefix+"binLocation.", err)
 		}
-		whID, err := integer(bin, "warehouseId", false, true)
+		whID, err := boundedID(bin, "warehouseId", false, true)
 		if err != nil {
 			return spec, prefixed(prefix+"binLocation.", err)
 		}
@@ -264,4 +289,17 @@ func prefixed(prefix string, err error) error {
 		return err
 	}
 	return fmt.Errorf("%s%v", prefix, err)
+}
+
+// printable reports whether s is valid UTF-8 without control characters.
+func printable(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return false
+		}
+	}
+	return true
 }

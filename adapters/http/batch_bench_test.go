@@ -37,7 +37,7 @@ func BenchmarkReadAndParseBatch(b *testing.B) {
 			if _, err := operationFields(fields, "articleDetailId", "quantity", "warehouse", "binLocation"); err != nil {
 				b.Fatal(err)
 			}
-			if _, err := parseAtLocation(fields); err != nil {
+			if _, err := parseChange(fields); err != nil {
 				b.Fatal(err)
 			}
 		}

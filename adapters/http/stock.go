@@ -9,27 +9,27 @@ import (
 	"github.com/shopstock/inventory/domain/stock"
 )
 
-// stockEndpoint reads a stock batch and hands it to the use case; parse
-// reads one operation, and what it cannot read fails that operation only.
-func (h *Handler) stockEndpoint(endpoint string, parse func(map[string]json.RawMessage) (application.StockOperation, error), allowed []string,
-	run func(r *http.Request, meta application.BatchMeta, ops []application.StockOperation) (application.BatchOutcome, error)) func(http.ResponseWriter, *http.Request) error {
+// stockEndpoint reads a stock batch into domain operations and hands it to
+// the one batch use case; parse reads one operation, and what it cannot read
+// fails that operation only.
+func (h *Handler) stockEndpoint(endpoint string, parse func(map[string]json.RawMessage) (stock.Operation, error), allowed []string) func(http.ResponseWriter, *http.Request) error {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		req, err := readBatch(w, r, endpoint)
 		if err != nil {
 			return err
 		}
-		ops := make([]application.StockOperation, len(req.operations))
+		ops := make([]application.BatchOperation, len(req.operations))
 		for i, fields := range req.operations {
 			id, err := operationFields(fields, allowed...)
 			if err == nil {
-				ops[i], err = parse(fields)
+				ops[i].Op, err = parse(fields)
 			}
 			ops[i].OperationID = id
 			if err != nil {
 				ops[i].Problem = err.Error()
 			}
 		}
-		out, err := run(r, req.meta, ops)
+		out, err := h.app.StockBatch(r.Context(), req.meta, ops, renderBatch)
 		if err != nil {
 			return err
 		}
@@ -39,58 +39,60 @@ func (h *Handler) stockEndpoint(endpoint string, parse func(map[string]json.RawM
 }
 
 func (h *Handler) stockRoutes() {
-	h.api("PUT /api/stock/set/{idempotencyKey}", h.stockEndpoint("stock/set", parseAtLocation,
-		[]string{"articleDetailId", "quantity", "warehouse", "binLocation"},
-		func(r *http.Request, meta application.BatchMeta, ops []application.StockOperation) (application.BatchOutcome, error) {
-			return h.app.SetStock(r.Context(), meta, ops, renderBatch)
-		}))
-	h.api("PUT /api/stock/change/{idempotencyKey}", h.stockEndpoint("stock/change", parseAtLocation,
-		[]string{"articleDetailId", "quantity", "warehouse", "binLocation"},
-		func(r *http.Request, meta application.BatchMeta, ops []application.StockOperation) (application.BatchOutcome, error) {
-			return h.app.ChangeStock(r.Context(), meta, ops, renderBatch)
-		}))
+	atLocation := []string{"articleDetailId", "quantity", "warehouse", "binLocation"}
+	h.api("PUT /api/stock/set/{idempotencyKey}", h.stockEndpoint("stock/set", parseSet, atLocation))
+	h.api("PUT /api/stock/change/{idempotencyKey}", h.stockEndpoint("stock/change", parseChange, atLocation))
 	h.api("PUT /api/stock/relocate/{idempotencyKey}", h.stockEndpoint("stock/relocate", parseRelocation,
-		[]string{"articleDetailId", "quantity", "source", "destination"},
-		func(r *http.Request, meta application.BatchMeta, ops []application.StockOperation) (application.BatchOutcome, error) {
-			return h.app.RelocateStock(r.Context(), meta, ops, renderBatch)
-		}))
+		[]string{"articleDetailId", "quantity", "source", "destination"}))
 }
 
-func parseAtLocation(fields map[string]json.RawMessage) (application.StockOperation, error) {
-	var op application.StockOperation
-	var err error
-	op.ArticleDetailID, op.Quantity, op.At, err = quantityAt(fields, "articleDetailId")
-	return op, err
+func parseSet(fields map[string]json.RawMessage) (stock.Operation, error) {
+	article, quantity, at, err := quantityAt(fields, "articleDetailId")
+	return stock.Set{ArticleDetailID: article, At: at, Quantity: quantity}, err
+}
+
+func parseChange(fields map[string]json.RawMessage) (stock.Operation, error) {
+	article, quantity, at, err := quantityAt(fields, "articleDetailId")
+	return stock.Change{ArticleDetailID: article, At: at, Quantity: quantity}, err
 }
 
 // quantityAt reads what set, change and order-detail shipping share: an id
 // field, a quantity and a location.
 func quantityAt(fields map[string]json.RawMessage, idField string) (id int64, quantity int, at stock.LocationSpec, err error) {
-	if id, err = integer(fields, idField, true, false); err != nil {
+	if id, err = identifier(fields, idField, true); err != nil {
 		return 0, 0, at, err
 	}
-	q, err := integer(fields, "quantity", true, false)
-	if err != nil {
+	if quantity, err = quantityField(fields); err != nil {
 		return 0, 0, at, err
 	}
 	at, err = locationSpec(fields, "")
-	return id, int(q), at, err
+	return id, quantity, at, err
 }
 
-func parseRelocation(fields map[string]json.RawMessage) (application.StockOperation, error) {
-	var op application.StockOperation
+// quantityField reads the required `quantity` within the domain's bounds.
+func quantityField(fields map[string]json.RawMessage) (int, error) {
+	q, err := integer(fields, "quantity", true, false)
+	if err != nil {
+		return 0, err
+	}
+	return stock.ParseQuantity("quantity", q)
+}
+
+func parseRelocation(fields map[string]json.RawMessage) (stock.Operation, error) {
+	var op stock.Relocate
 	var err error
-	if op.ArticleDetailID, err = integer(fields, "articleDetailId", true, false); err != nil {
+	if op.ArticleDetailID, err = identifier(fields, "articleDetailId", true); err != nil {
 		return op, err
 	}
 	if string(fields["quantity"]) == `"all"` {
 		op.All = true
 	} else {
-		quantity, err := integer(fields, "quantity", true, false)
-		if err != nil {
+		if _, err := integer(fields, "quantity", true, false); err != nil {
 			return op, fmt.Errorf(`quantity must be a positive integer or "all", not %s`, string(fields["quantity"]))
 		}
-		op.Quantity = int(quantity)
+		if op.Quantity, err = quantityField(fields); err != nil {
+			return op, err
+		}
 	}
 	if op.From, err = relocationSide(fields, "source"); err != nil {
 		return op, err

@@ -20,10 +20,9 @@ func (o *Order) PlanFullShipment() ([]ShipLine, error) {
 	}
 	lines := []ShipLine{}
 	for _, d := range o.details {
-		if d.status == DetailCancelled || d.Remaining() <= 0 {
-			continue
+		if n := o.Outstanding(d); n > 0 {
+			lines = append(lines, ShipLine{DetailID: d.id, ArticleDetailID: d.articleDetailID, Quantity: n})
 		}
-		lines = append(lines, ShipLine{DetailID: d.id, ArticleDetailID: d.articleDetailID, Quantity: d.Remaining()})
 	}
 	return lines, nil
 }
@@ -102,21 +101,14 @@ func (o *Order) fullyShipped() bool {
 	return true
 }
 
-// Outstanding is what the order still has to ship, per article detail: the
-// remaining quantities of positions that are not cancelled. A cancelled order
-// ships nothing, so it holds back no stock and the map is empty. Articles
-// with nothing left to ship are absent. Available stock is physical stock
-// for sale minus the sum of this over all orders.
-func (o *Order) Outstanding() map[int64]int {
-	out := map[int64]int{}
-	if o.status == StatusCancelled {
-		return out
+// Outstanding is what position d of the order still has to ship: its
+// remaining quantity, or nothing when the position or the whole order is
+// cancelled. It is the one definition of "still to ship": availableStock
+// subtracts its sum, an article detail with any is not deletable, and
+// shipping ships it.
+func (o *Order) Outstanding(d *Detail) int {
+	if o.status == StatusCancelled || d.status == DetailCancelled {
+		return 0
 	}
-	for _, d := range o.details {
-		if d.status == DetailCancelled || d.Remaining() <= 0 {
-			continue
-		}
-		out[d.articleDetailID] += d.Remaining()
-	}
-	return out
+	return max(d.Remaining(), 0)
 }

@@ -11,25 +11,25 @@ import (
 func TestUnresolvedInputIsRefused(t *testing.T) {
 	tests := []struct {
 		name string
-		op   func(inv *Inventory) error
+		op   func(inv *WorkingSet) error
 		kind errs.Kind
 	}{
-		{"no article", func(inv *Inventory) error { return inv.Change(0, atA, 1, ref) }, errs.Invalid},
-		{"no article to default", func(inv *Inventory) error { return inv.SetDefault(0, binOf(shelfA), true) }, errs.Invalid},
-		{"no warehouse", func(inv *Inventory) error { return inv.Change(article, Location{}, 1, ref) }, errs.Internal},
-		{"a bin in another warehouse", func(inv *Inventory) error {
-			return inv.Set(article, Location{WarehouseID: wh2, BinLocationID: shelfA}, 1, ref)
+		{"no article", func(inv *WorkingSet) error { return inv.change(0, atA, 1, ref) }, errs.Invalid},
+		{"no article to default", func(inv *WorkingSet) error { return inv.setDefault(0, binOf(shelfA), true) }, errs.Invalid},
+		{"no warehouse", func(inv *WorkingSet) error { return inv.change(article, Location{}, 1, ref) }, errs.Internal},
+		{"a bin in another warehouse", func(inv *WorkingSet) error {
+			return inv.set(article, Location{WarehouseID: wh2, BinLocationID: shelfA}, 1, ref)
 		}, errs.Internal},
-		{"a destination that is not resolved", func(inv *Inventory) error {
-			_, err := inv.Relocate(article, atA, Location{BinLocationID: shelfB}, 1, false, ref)
+		{"a destination that is not resolved", func(inv *WorkingSet) error {
+			_, err := inv.relocate(article, atA, Location{BinLocationID: shelfB}, 1, false, ref)
 			return err
 		}, errs.Internal},
-		{"a warehouse whose unknown bin location is not loaded", func(inv *Inventory) error {
-			return inv.Change(article, Location{WarehouseID: 3}, 1, ref)
+		{"a warehouse whose unknown bin location is not loaded", func(inv *WorkingSet) error {
+			return inv.change(article, Location{WarehouseID: 3}, 1, ref)
 		}, errs.Internal},
-		{"an unresolved bin to default", func(inv *Inventory) error { return inv.SetDefault(article, Bin{Code: "X"}, true) }, errs.Internal},
-		{"a bin in another warehouse to default", func(inv *Inventory) error {
-			return inv.SetDefault(article, Bin{ID: shelfA, WarehouseID: wh2, Code: "A-01"}, true)
+		{"an unresolved bin to default", func(inv *WorkingSet) error { return inv.setDefault(article, Bin{Code: "X"}, true) }, errs.Internal},
+		{"a bin in another warehouse to default", func(inv *WorkingSet) error {
+			return inv.setDefault(article, Bin{ID: shelfA, WarehouseID: wh2, Code: "A-01"}, true)
 		}, errs.Internal},
 	}
 	for _, tt := range tests {

@@ -2,27 +2,55 @@ package stock
 
 import "github.com/shopstock/inventory/domain/errs"
 
-// Change adds quantity at a location (incoming) or, when negative, takes it
-// away (outgoing); it never takes reserved stock.
-func (inv *Inventory) Change(article int64, at Location, quantity int, ref Reference) error {
-	if err := inv.check(article, at); err != nil {
+// Change adds stock at a location (incoming) or, with a negative quantity,
+// takes it away (outgoing); it never takes reserved stock.
+type Change struct {
+	ArticleDetailID int64
+	At              LocationSpec
+	Quantity        int
+}
+
+func (c Change) Declare(s *Scope) { s.Add(c.ArticleDetailID, c.At) }
+
+func (c Change) Run(ws *WorkingSet, ref Reference) error {
+	at, err := ws.locate(c.ArticleDetailID, c.At, "")
+	if err != nil {
+		return err
+	}
+	return ws.change(c.ArticleDetailID, at, c.Quantity, ref)
+}
+
+func (ws *WorkingSet) change(article int64, at Location, quantity int, ref Reference) error {
+	if err := ws.check(article, at); err != nil {
 		return err
 	}
 	if quantity == 0 {
 		return errs.Invalidf("change quantity of article detail %d at %s must not be 0", article, at)
 	}
 	if quantity > 0 {
-		bin, err := inv.inTarget(article, at)
+		bin, err := ws.inTarget(article, at)
 		if err != nil {
 			return err
 		}
-		inv.apply(article, []step{{at.WarehouseID, bin, quantity}}, EntryIncoming, ref)
+		if err := ws.checkLimitOn(article, at, bin, quantity); err != nil {
+			return err
+		}
+		ws.apply(article, []step{{at.WarehouseID, bin, quantity}}, EntryIncoming, ref)
 		return nil
 	}
-	sources := inv.sources(article, at, 0)
+	sources := ws.sources(article, at, 0)
 	if avail := available(sources); -quantity > avail {
 		return insufficient(article, at, -quantity, avail)
 	}
-	inv.apply(article, take(sources, -quantity), EntryOutgoing, ref)
+	ws.apply(article, take(sources, -quantity), EntryOutgoing, ref)
 	return nil
+}
+
+// checkLimitOn refuses adding to bin what would push it over MaxStock.
+func (ws *WorkingSet) checkLimitOn(article int64, at Location, bin int64, adding int) error {
+	have := 0
+	if m := ws.existing(article, bin); m != nil {
+		have = m.stock
+	}
+	return checkLimit(article, at, have, adding)
 }

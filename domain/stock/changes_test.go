@@ -6,7 +6,7 @@ func TestChangesSaysWhatToWriteBack(t *testing.T) {
 	tests := []struct {
 		name     string
 		rows     []row
-		ops      func(t *testing.T, inv *Inventory)
+		ops      func(t *testing.T, inv *WorkingSet)
 		upserted []row
 		removed  []row
 		newIDs   int // how many upserted mappings are new (ID 0)
@@ -14,53 +14,53 @@ func TestChangesSaysWhatToWriteBack(t *testing.T) {
 		{
 			name:     "untouched mappings are not written",
 			rows:     []row{{bin: shelfA, stock: 2}},
-			ops:      func(t *testing.T, inv *Inventory) {},
+			ops:      func(t *testing.T, inv *WorkingSet) {},
 			upserted: want(), removed: want(),
 		},
 		{
 			name:     "a modified mapping is upserted",
 			rows:     []row{{bin: shelfA, stock: 2}, {bin: shelfB, stock: 2}},
-			ops:      func(t *testing.T, inv *Inventory) { mustNot(t, inv.Change(article, atA, 1, ref)) },
+			ops:      func(t *testing.T, inv *WorkingSet) { mustNot(t, inv.change(article, atA, 1, ref)) },
 			upserted: want(row{bin: shelfA, stock: 3}), removed: want(),
 		},
 		{
 			name:     "a new mapping is upserted without an id",
-			ops:      func(t *testing.T, inv *Inventory) { mustNot(t, inv.Change(article, atA, 1, ref)) },
+			ops:      func(t *testing.T, inv *WorkingSet) { mustNot(t, inv.change(article, atA, 1, ref)) },
 			upserted: want(row{bin: shelfA, stock: 1}), removed: want(), newIDs: 1,
 		},
 		{
 			name:     "an emptied stored mapping is removed",
 			rows:     []row{{bin: shelfA, stock: 2}},
-			ops:      func(t *testing.T, inv *Inventory) { mustNot(t, inv.Change(article, atA, -2, ref)) },
+			ops:      func(t *testing.T, inv *WorkingSet) { mustNot(t, inv.change(article, atA, -2, ref)) },
 			upserted: want(), removed: want(row{bin: shelfA}),
 		},
 		{
 			name: "a new mapping emptied again is never written",
-			ops: func(t *testing.T, inv *Inventory) {
-				mustNot(t, inv.Change(article, atA, 2, ref))
-				mustNot(t, inv.Change(article, atA, -2, ref))
+			ops: func(t *testing.T, inv *WorkingSet) {
+				mustNot(t, inv.change(article, atA, 2, ref))
+				mustNot(t, inv.change(article, atA, -2, ref))
 			},
 			upserted: want(), removed: want(),
 		},
 		{
 			name: "a stored mapping emptied and filled again is upserted as itself",
 			rows: []row{{bin: shelfA, stock: 2}},
-			ops: func(t *testing.T, inv *Inventory) {
-				mustNot(t, inv.Change(article, atA, -2, ref))
-				mustNot(t, inv.Change(article, atA, 3, ref))
+			ops: func(t *testing.T, inv *WorkingSet) {
+				mustNot(t, inv.change(article, atA, -2, ref))
+				mustNot(t, inv.change(article, atA, 3, ref))
 			},
 			upserted: want(row{bin: shelfA, stock: 3}), removed: want(),
 		},
 		{
 			name:     "a stored mapping that lost its default and is empty is removed",
 			rows:     []row{{bin: shelfA, def: true}},
-			ops:      func(t *testing.T, inv *Inventory) { mustNot(t, inv.SetDefault(article, binOf(shelfB), true)) },
+			ops:      func(t *testing.T, inv *WorkingSet) { mustNot(t, inv.setDefault(article, binOf(shelfB), true)) },
 			upserted: want(row{bin: shelfB, def: true}), removed: want(row{bin: shelfA}), newIDs: 1,
 		},
 		{
 			name:     "a stored mapping that was empty already is removed",
 			rows:     []row{{bin: shelfA}},
-			ops:      func(t *testing.T, inv *Inventory) {},
+			ops:      func(t *testing.T, inv *WorkingSet) {},
 			upserted: want(), removed: want(row{bin: shelfA}),
 		},
 	}

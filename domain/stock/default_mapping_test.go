@@ -1,6 +1,10 @@
 package stock
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/shopstock/inventory/domain/warehouse"
+)
 
 func TestSetDefault(t *testing.T) {
 	tests := []struct {
@@ -54,7 +58,7 @@ func TestSetDefault(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			inv := load(t, tt.rows...)
-			mustNot(t, inv.SetDefault(article, binOf(tt.bin), tt.isDefault))
+			mustNot(t, inv.setDefault(article, binOf(tt.bin), tt.isDefault))
 			eq(t, "state", state(inv), tt.after)
 			eq(t, "ledger", moves(inv), []move{})
 			assertInvariants(t, inv)
@@ -64,10 +68,10 @@ func TestSetDefault(t *testing.T) {
 
 func TestTheUnknownBinLocationIsNeverADefault(t *testing.T) {
 	// Recognised by the flag and by being the warehouse's null bin alike.
-	for _, bin := range []Bin{binOf(null1), {ID: null1, WarehouseID: wh1, Code: NullBinLocationCode}} {
+	for _, bin := range []Bin{binOf(null1), {ID: null1, WarehouseID: wh1, Code: warehouse.NullBinLocationCode}} {
 		inv := load(t, row{bin: null1, stock: 2})
 		before := snap(inv)
-		assertInvalid(t, inv.SetDefault(article, bin, true),
+		assertInvalid(t, inv.setDefault(article, bin, true),
 			`the unknown bin location of warehouse 1 cannot be the default bin location of article detail 7`)
 		assertUnchanged(t, inv, before)
 	}
@@ -75,7 +79,7 @@ func TestTheUnknownBinLocationIsNeverADefault(t *testing.T) {
 
 func TestANewDefaultReceivesTheNextIncomingStock(t *testing.T) {
 	inv := load(t, row{bin: shelfA, stock: 2, def: true})
-	mustNot(t, inv.SetDefault(article, binOf(shelfC), true))
-	mustNot(t, inv.Change(article, inWH1, 5, ref))
+	mustNot(t, inv.setDefault(article, binOf(shelfC), true))
+	mustNot(t, inv.change(article, inWH1, 5, ref))
 	eq(t, "state", state(inv), want(row{bin: shelfA, stock: 2}, row{bin: shelfC, stock: 5, def: true}))
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/warehouse"
 )
 
 // Two warehouses. In WH1 the shelf ids run against their codes, so that an
@@ -33,13 +34,15 @@ var (
 	earlier = time.Date(2026, 1, 1, 8, 0, 0, 0, time.UTC)
 
 	bins = []Bin{
-		{ID: null1, WarehouseID: wh1, Code: NullBinLocationCode, IsNull: true},
+		{ID: null1, WarehouseID: wh1, Code: warehouse.NullBinLocationCode, IsNull: true},
 		{ID: shelfC, WarehouseID: wh1, Code: "C-01"},
 		{ID: shelfB, WarehouseID: wh1, Code: "B-01"},
 		{ID: shelfA, WarehouseID: wh1, Code: "A-01"},
-		{ID: null2, WarehouseID: wh2, Code: NullBinLocationCode, IsNull: true},
+		{ID: null2, WarehouseID: wh2, Code: warehouse.NullBinLocationCode, IsNull: true},
 		{ID: shelfD, WarehouseID: wh2, Code: "D-01"},
 	}
+
+	knownWarehouses = []KnownWarehouse{{ID: wh1, Code: "WH1", NullBinLocationID: null1}, {ID: wh2, Code: "WH2", NullBinLocationID: null2}}
 
 	inWH1 = Location{WarehouseID: wh1, Label: `warehouse "WH1"`}
 	inWH2 = Location{WarehouseID: wh2, Label: `warehouse "WH2"`}
@@ -91,7 +94,7 @@ func (r row) String() string {
 }
 
 // load builds an Inventory from stored mappings with ids 100, 101, …
-func load(t *testing.T, rows ...row) *Inventory {
+func load(t *testing.T, rows ...row) *WorkingSet {
 	t.Helper()
 	var ms []*Mapping
 	for i, r := range rows {
@@ -102,7 +105,25 @@ func load(t *testing.T, rows ...row) *Inventory {
 		}
 		ms = append(ms, m)
 	}
-	return NewInventory(bins, ms, now)
+	return loadFull(ms)
+}
+
+// loadFull builds a working set whose scope covers both articles at every
+// location of the fixture, with ms as everything storage found.
+func loadFull(ms []*Mapping) *WorkingSet {
+	var scope Scope
+	for _, a := range []int64{article, other} {
+		for _, w := range knownWarehouses {
+			scope.Add(a, LocationSpec{Warehouse: &WarehouseSpec{ID: w.ID}})
+		}
+		for _, b := range bins {
+			scope.Add(a, LocationSpec{BinLocation: &BinLocationSpec{ID: b.ID}})
+		}
+	}
+	ws := NewWorkingSet(scope, now, knownWarehouses, bins, []int64{article, other})
+	needs := ws.MappingNeeds()
+	ws.Loaded(needs, ms, nil)
+	return ws
 }
 
 func rowsOf(ms []*Mapping) []row {
@@ -113,7 +134,7 @@ func rowsOf(ms []*Mapping) []row {
 	return out
 }
 
-func state(inv *Inventory) []row { return rowsOf(inv.Mappings()) }
+func state(inv *WorkingSet) []row { return rowsOf(inv.Mappings()) }
 
 // want normalises expected rows the way rowsOf reports them.
 func want(rows ...row) []row {
@@ -137,7 +158,7 @@ type move struct {
 
 func (m move) String() string { return fmt.Sprintf("%s%+d", binOf(m.bin).Code, m.quantity) }
 
-func moves(inv *Inventory) []move {
+func moves(inv *WorkingSet) []move {
 	_, _, entries := inv.Changes()
 	out := []move{}
 	for _, e := range entries {
@@ -146,7 +167,7 @@ func moves(inv *Inventory) []move {
 	return out
 }
 
-func entries(inv *Inventory) []LedgerEntry {
+func entries(inv *WorkingSet) []LedgerEntry {
 	_, _, e := inv.Changes()
 	return e
 }
@@ -158,7 +179,7 @@ type snapshot struct {
 	entries                  []LedgerEntry
 }
 
-func snap(inv *Inventory) snapshot {
+func snap(inv *WorkingSet) snapshot {
 	values := func(ms []*Mapping) []Mapping {
 		out := []Mapping{}
 		for _, m := range ms {
@@ -170,7 +191,7 @@ func snap(inv *Inventory) snapshot {
 	return snapshot{values(inv.Mappings()), values(u), values(r), e}
 }
 
-func assertUnchanged(t *testing.T, inv *Inventory, before snapshot) {
+func assertUnchanged(t *testing.T, inv *WorkingSet, before snapshot) {
 	t.Helper()
 	if after := snap(inv); !reflect.DeepEqual(before, after) {
 		t.Errorf("a failed operation changed the inventory:\nbefore %+v\nafter  %+v", before, after)

@@ -8,7 +8,7 @@ import (
 
 func TestALedgerEntryRecordsTheChangeOfOneMapping(t *testing.T) {
 	inv := load(t, row{bin: shelfA, stock: 2, def: true}, row{bin: shelfB, stock: 4})
-	mustNot(t, inv.Change(article, inWH1, -5, ref))
+	mustNot(t, inv.change(article, inWH1, -5, ref))
 	eq(t, "entries", entries(inv), []LedgerEntry{
 		{ArticleDetailID: article, WarehouseID: wh1, BinLocationID: shelfA, Type: EntryOutgoing, Quantity: -2, StockAfter: 0, Ref: ref, CreatedAt: now},
 		{ArticleDetailID: article, WarehouseID: wh1, BinLocationID: shelfB, Type: EntryOutgoing, Quantity: -3, StockAfter: 1, Ref: ref, CreatedAt: now},
@@ -45,24 +45,24 @@ func TestLedgerAndInvariantsHoldOverABatch(t *testing.T) {
 		case 0:
 			at := pick()
 			what = fmt.Sprintf("set %d at %s", q, at)
-			err = inv.Set(a, at, q, ref)
+			err = inv.set(a, at, q, ref)
 		case 1:
 			at := pick()
 			what = fmt.Sprintf("change %d at %s", q, at)
-			err = inv.Change(a, at, q, ref)
+			err = inv.change(a, at, q, ref)
 		case 2:
 			from, to, all := pick(), pick(), rng.IntN(4) == 0
 			what = fmt.Sprintf("relocate %d (all %v) from %s to %s", q, all, from, to)
-			_, err = inv.Relocate(a, from, to, q, all, ref)
+			_, err = inv.relocate(a, from, to, q, all, ref)
 		case 3:
 			at := pick()
 			what = fmt.Sprintf("ship %d from %s", q, at)
-			err = inv.Ship(a, at, q, ref)
+			err = inv.ship(a, at, q, ref)
 		case 4:
 			bin := binOf(shelves[rng.IntN(len(shelves))])
 			isDefault := rng.IntN(3) > 0
 			what = fmt.Sprintf("default %v on %s", isDefault, bin.Code)
-			err = inv.SetDefault(a, bin, isDefault)
+			err = inv.setDefault(a, bin, isDefault)
 		}
 		if err != nil {
 			failures++
@@ -108,7 +108,7 @@ func merge(ms ...map[mappingKey]int) map[mappingKey]bool {
 }
 
 // assertInvariants checks DESIGN section 6 on the state as it stands.
-func assertInvariants(t *testing.T, inv *Inventory) {
+func assertInvariants(t *testing.T, inv *WorkingSet) {
 	t.Helper()
 	defaults := map[articleWarehouse]int{}
 	for _, m := range inv.Mappings() {

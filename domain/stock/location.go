@@ -2,9 +2,6 @@ package stock
 
 import "fmt"
 
-// NullBinLocationCode is the code of a warehouse's unknown bin location.
-const NullBinLocationCode = "erp_null_bin_location"
-
 // Bin is a bin location as the default strategy sees it.
 type Bin struct {
 	ID          int64
@@ -13,7 +10,7 @@ type Bin struct {
 	IsNull      bool
 }
 
-// Location is where an operation acts, already resolved by the caller.
+// Location is where an operation acts, resolved by a working set.
 // BinLocationID 0 means the warehouse itself: the default strategy picks the
 // bins. Label names the location in messages, for example
 // `bin location "A-01" in warehouse "WH1"` or `warehouse "WH1"`.

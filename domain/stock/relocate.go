@@ -2,15 +2,41 @@ package stock
 
 import "github.com/shopstock/inventory/domain/errs"
 
-// Relocate moves quantity of unreserved stock from one location to another,
-// or with all every unreserved piece at the source (quantity is then
+// Relocate moves Quantity of unreserved stock from one location to another,
+// or with All every unreserved piece at the source (Quantity is then
 // ignored; nothing there moves 0 and succeeds). A warehouse source never
-// takes from a destination bin inside it. It returns how much moved.
-func (inv *Inventory) Relocate(article int64, from, to Location, quantity int, all bool, ref Reference) (int, error) {
-	if err := inv.check(article, from); err != nil {
+// takes from a destination bin inside it.
+type Relocate struct {
+	ArticleDetailID int64
+	From, To        LocationSpec
+	Quantity        int
+	All             bool
+}
+
+func (r Relocate) Declare(s *Scope) {
+	s.Add(r.ArticleDetailID, r.From)
+	s.Add(r.ArticleDetailID, r.To)
+}
+
+func (r Relocate) Run(ws *WorkingSet, ref Reference) error {
+	from, err := ws.locate(r.ArticleDetailID, r.From, "source")
+	if err != nil {
+		return err
+	}
+	to, err := ws.locate(r.ArticleDetailID, r.To, "destination")
+	if err != nil {
+		return err
+	}
+	_, err = ws.relocate(r.ArticleDetailID, from, to, r.Quantity, r.All, ref)
+	return err
+}
+
+// relocate returns how much moved.
+func (ws *WorkingSet) relocate(article int64, from, to Location, quantity int, all bool, ref Reference) (int, error) {
+	if err := ws.check(article, from); err != nil {
 		return 0, err
 	}
-	if err := inv.check(article, to); err != nil {
+	if err := ws.check(article, to); err != nil {
 		return 0, err
 	}
 	if !all && quantity <= 0 {
@@ -20,7 +46,7 @@ func (inv *Inventory) Relocate(article int64, from, to Location, quantity int, a
 	if from.WarehouseID == to.WarehouseID && from.BinLocationID == to.BinLocationID {
 		return 0, errs.Invalidf("cannot relocate article detail %d from %s to the same location", article, from)
 	}
-	target, err := inv.inTarget(article, to)
+	target, err := ws.inTarget(article, to)
 	if err != nil {
 		return 0, err
 	}
@@ -33,7 +59,7 @@ func (inv *Inventory) Relocate(article int64, from, to Location, quantity int, a
 	if from.IsWarehouse() && from.WarehouseID == to.WarehouseID {
 		except = to.BinLocationID
 	}
-	sources := inv.sources(article, from, except)
+	sources := ws.sources(article, from, except)
 	avail := available(sources)
 	if all {
 		quantity = avail
@@ -44,7 +70,10 @@ func (inv *Inventory) Relocate(article int64, from, to Location, quantity int, a
 	if quantity == 0 {
 		return 0, nil
 	}
+	if err := ws.checkLimitOn(article, to, target, quantity); err != nil {
+		return 0, err
+	}
 	steps := append(take(sources, quantity), step{to.WarehouseID, target, quantity})
-	inv.apply(article, steps, EntryRelocation, ref)
+	ws.apply(article, steps, EntryRelocation, ref)
 	return quantity, nil
 }

@@ -7,8 +7,24 @@ import "github.com/shopstock/inventory/domain/errs"
 // strategy). It stamps the stocktake on the mapping it set, on a warehouse on
 // every mapping of the article there afterwards, even when no quantity
 // changed and so no ledger entry is written.
-func (inv *Inventory) Set(article int64, at Location, quantity int, ref Reference) error {
-	if err := inv.check(article, at); err != nil {
+type Set struct {
+	ArticleDetailID int64
+	At              LocationSpec
+	Quantity        int
+}
+
+func (s Set) Declare(sc *Scope) { sc.Add(s.ArticleDetailID, s.At) }
+
+func (s Set) Run(ws *WorkingSet, ref Reference) error {
+	at, err := ws.locate(s.ArticleDetailID, s.At, "")
+	if err != nil {
+		return err
+	}
+	return ws.set(s.ArticleDetailID, at, s.Quantity, ref)
+}
+
+func (ws *WorkingSet) set(article int64, at Location, quantity int, ref Reference) error {
+	if err := ws.check(article, at); err != nil {
 		return err
 	}
 	if quantity < 0 {
@@ -16,28 +32,31 @@ func (inv *Inventory) Set(article int64, at Location, quantity int, ref Referenc
 			article, at, quantity)
 	}
 	if !at.IsWarehouse() {
-		return inv.setBin(article, at, quantity, ref)
+		return ws.setBin(article, at, quantity, ref)
 	}
-	return inv.setWarehouse(article, at, quantity, ref)
+	return ws.setWarehouse(article, at, quantity, ref)
 }
 
-func (inv *Inventory) setBin(article int64, at Location, quantity int, ref Reference) error {
+func (ws *WorkingSet) setBin(article int64, at Location, quantity int, ref Reference) error {
 	stock, reserved := 0, 0
-	if m := inv.existing(article, at.BinLocationID); m != nil {
+	if m := ws.existing(article, at.BinLocationID); m != nil {
 		stock, reserved = m.stock, m.reservedStock
 	}
 	if quantity < reserved {
 		return errs.Invalidf("cannot set stock of article detail %d at %s to %d: %d are reserved",
 			article, at, quantity, reserved)
 	}
-	inv.apply(article, []step{{at.WarehouseID, at.BinLocationID, quantity - stock}}, EntryStocktake, ref)
-	inv.stamp(inv.mapping(article, at.WarehouseID, at.BinLocationID))
+	if err := checkLimit(article, at, stock, quantity-stock); err != nil {
+		return err
+	}
+	ws.apply(article, []step{{at.WarehouseID, at.BinLocationID, quantity - stock}}, EntryStocktake, ref)
+	ws.stamp(ws.mapping(article, at.WarehouseID, at.BinLocationID))
 	return nil
 }
 
-func (inv *Inventory) setWarehouse(article int64, at Location, quantity int, ref Reference) error {
+func (ws *WorkingSet) setWarehouse(article int64, at Location, quantity int, ref Reference) error {
 	total, reserved := 0, 0
-	for _, m := range inv.inWarehouse(article, at.WarehouseID) {
+	for _, m := range ws.inWarehouse(article, at.WarehouseID) {
 		total += m.stock
 		reserved += m.reservedStock
 	}
@@ -48,18 +67,21 @@ func (inv *Inventory) setWarehouse(article int64, at Location, quantity int, ref
 	var steps []step
 	switch diff := quantity - total; {
 	case diff > 0:
-		bin, err := inv.inTarget(article, at)
+		bin, err := ws.inTarget(article, at)
 		if err != nil {
+			return err
+		}
+		if err := ws.checkLimitOn(article, at, bin, diff); err != nil {
 			return err
 		}
 		steps = []step{{at.WarehouseID, bin, diff}}
 	case diff < 0:
 		// quantity ≥ reserved, so the unreserved stock covers -diff.
-		steps = take(inv.sources(article, at, 0), -diff)
+		steps = take(ws.sources(article, at, 0), -diff)
 	}
-	inv.apply(article, steps, EntryStocktake, ref)
-	for _, m := range inv.inWarehouse(article, at.WarehouseID) {
-		inv.stamp(m)
+	ws.apply(article, steps, EntryStocktake, ref)
+	for _, m := range ws.inWarehouse(article, at.WarehouseID) {
+		ws.stamp(m)
 	}
 	return nil
 }

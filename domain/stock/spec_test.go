@@ -7,11 +7,16 @@ import (
 	"github.com/shopstock/inventory/domain/errs"
 )
 
-func directory() *Directory {
-	return NewDirectory(
+// resolveIn resolves spec for article 7 the way a batch does: declared in
+// a scope, looked up in bulk, located by the working set.
+func resolveIn(spec LocationSpec) (Location, error) {
+	var scope Scope
+	scope.Add(7, spec)
+	ws := NewWorkingSet(scope, now,
 		[]KnownWarehouse{{ID: 1, Code: "WH1", NullBinLocationID: 10}, {ID: 2, Code: "WH2", NullBinLocationID: 20}},
 		[]Bin{{ID: 11, WarehouseID: 1, Code: "A-01"}, {ID: 21, WarehouseID: 2, Code: "A-01"}},
-	)
+		[]int64{7})
+	return ws.locate(7, spec, "")
 }
 
 func TestALocationSpecNamesExactlyOneWellFormedLocation(t *testing.T) {
@@ -35,7 +40,6 @@ func TestALocationSpecNamesExactlyOneWellFormedLocation(t *testing.T) {
 }
 
 func TestResolveEveryFormOfSpec26(t *testing.T) {
-	d := directory()
 	for _, tc := range []struct {
 		name           string
 		spec           LocationSpec
@@ -49,7 +53,7 @@ func TestResolveEveryFormOfSpec26(t *testing.T) {
 		{"bin by code in warehouse code", LocationSpec{BinLocation: &BinLocationSpec{Code: "A-01", WarehouseCode: "WH1"}}, 1, 11},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			loc, err := d.Resolve(tc.spec)
+			loc, err := resolveIn(tc.spec)
 			if err != nil || loc.WarehouseID != tc.warehouse || loc.BinLocationID != tc.bin || loc.Label == "" {
 				t.Fatalf("got %+v, %v", loc, err)
 			}
@@ -58,7 +62,6 @@ func TestResolveEveryFormOfSpec26(t *testing.T) {
 }
 
 func TestResolveRefusesWhatNamesNothingOrDisagrees(t *testing.T) {
-	d := directory()
 	for _, tc := range []struct {
 		name string
 		spec LocationSpec
@@ -72,20 +75,10 @@ func TestResolveRefusesWhatNamesNothingOrDisagrees(t *testing.T) {
 		{"bin in another warehouse", LocationSpec{BinLocation: &BinLocationSpec{ID: 21, WarehouseID: 1}}, "is not in warehouse"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := d.Resolve(tc.spec)
+			_, err := resolveIn(tc.spec)
 			if errs.KindOf(err) != errs.Invalid || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("got %v, want %q", err, tc.want)
 			}
 		})
-	}
-}
-
-func TestNullBinIsKnownForLoadedWarehouses(t *testing.T) {
-	d := directory()
-	if b, ok := d.NullBin(2); !ok || b.ID != 20 || !b.IsNull || b.Code != NullBinLocationCode {
-		t.Fatalf("got %+v %v", b, ok)
-	}
-	if _, ok := d.NullBin(3); ok {
-		t.Fatal("an unknown warehouse has no null bin")
 	}
 }

@@ -9,20 +9,20 @@ import (
 
 // inTarget is the bin that receives stock at a location: the bin itself, or
 // in a warehouse the article's default bin, else the unknown bin location.
-func (inv *Inventory) inTarget(article int64, at Location) (int64, error) {
+func (ws *WorkingSet) inTarget(article int64, at Location) (int64, error) {
 	if !at.IsWarehouse() {
 		return at.BinLocationID, nil
 	}
-	for _, m := range inv.inWarehouse(article, at.WarehouseID) {
+	for _, m := range ws.inWarehouse(article, at.WarehouseID) {
 		if m.defaultMapping {
 			return m.binLocationID, nil
 		}
 	}
-	nb, ok := inv.nullBins[at.WarehouseID]
+	nb, ok := ws.nullBin(at.WarehouseID)
 	if !ok {
 		return 0, errs.E(errs.Internal, "the unknown bin location of %s is not loaded", at)
 	}
-	return nb.ID, nil
+	return nb, nil
 }
 
 // sources are the mappings stock leaves a location from, in the order they
@@ -30,15 +30,15 @@ func (inv *Inventory) inTarget(article int64, at Location) (int64, error) {
 // stock ascending, then code, and the unknown bin location last. except is a
 // bin that must not give anything (a relocation's destination inside the
 // source warehouse); 0 excludes nothing.
-func (inv *Inventory) sources(article int64, at Location, except int64) []*Mapping {
+func (ws *WorkingSet) sources(article int64, at Location, except int64) []*Mapping {
 	if !at.IsWarehouse() {
-		if m := inv.existing(article, at.BinLocationID); m != nil && m.binLocationID != except {
+		if m := ws.existing(article, at.BinLocationID); m != nil && m.binLocationID != except {
 			return []*Mapping{m}
 		}
 		return nil
 	}
 	var out []*Mapping
-	for _, m := range inv.inWarehouse(article, at.WarehouseID) {
+	for _, m := range ws.inWarehouse(article, at.WarehouseID) {
 		if m.binLocationID != except {
 			out = append(out, m)
 		}
@@ -47,7 +47,7 @@ func (inv *Inventory) sources(article int64, at Location, except int64) []*Mappi
 		switch {
 		case m.defaultMapping:
 			return 0
-		case inv.isNullBin(m.warehouseID, m.binLocationID):
+		case ws.isNullBin(m.binLocationID):
 			return 2
 		default:
 			return 1
@@ -57,7 +57,7 @@ func (inv *Inventory) sources(article int64, at Location, except int64) []*Mappi
 		return cmp.Or(
 			cmp.Compare(rank(a), rank(b)),
 			cmp.Compare(a.stock, b.stock),
-			cmp.Compare(inv.bins[a.binLocationID].Code, inv.bins[b.binLocationID].Code),
+			cmp.Compare(ws.bins[a.binLocationID].Code, ws.bins[b.binLocationID].Code),
 			cmp.Compare(a.binLocationID, b.binLocationID),
 		)
 	})

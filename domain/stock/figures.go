@@ -1,0 +1,38 @@
+package stock
+
+// WarehouseStock is an article detail's stock in one warehouse.
+type WarehouseStock struct {
+	WarehouseID           int64
+	WarehouseCode         string
+	StockAvailableForSale bool
+	Stock                 int
+	ReservedStock         int
+}
+
+// Figures are the stock figures of one article detail, as shops read them.
+type Figures struct {
+	PhysicalStock int
+	// PhysicalStockForSale counts warehouses whose stock is available for sale.
+	PhysicalStockForSale int
+	ReservedStock        int
+	// AvailableStock is what a shop may still sell: the stock for sale less
+	// what orders still have to ship.
+	AvailableStock int
+	Warehouses     []WarehouseStock
+}
+
+// FiguresOf computes the figures from the stock per warehouse and what the
+// article detail's order positions still have to ship (the sum of
+// order.Order.Outstanding over them).
+func FiguresOf(warehouses []WarehouseStock, outstanding int) Figures {
+	f := Figures{Warehouses: warehouses}
+	for _, w := range warehouses {
+		f.PhysicalStock += w.Stock
+		f.ReservedStock += w.ReservedStock
+		if w.StockAvailableForSale {
+			f.PhysicalStockForSale += w.Stock
+		}
+	}
+	f.AvailableStock = f.PhysicalStockForSale - outstanding
+	return f
+}

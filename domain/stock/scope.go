@@ -1,0 +1,181 @@
+package stock
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
+
+// Scope is what a batch needs loaded before its operations run: each
+// operation declares the article details and the locations it acts on, and
+// storage loads exactly that (see WorkingSet). Declaring is the only way to
+// get stock into a working set, so an operation that forgets a need fails
+// with an internal error instead of choosing bins from a partial view.
+type Scope struct {
+	needs map[need]bool // true: every mapping in the location's warehouse
+}
+
+// need is an article detail at a location as a client named it.
+type need struct {
+	article int64
+	at      specKey
+}
+
+// Add declares that an operation acts on article at the location: on a bin,
+// its mapping there; on a warehouse, every mapping of the article in it.
+func (s *Scope) Add(article int64, at LocationSpec) {
+	s.add(article, at, false)
+}
+
+// AddWarehouseOf declares that an operation needs every mapping of article
+// in the warehouse of the location, even when the location is one bin (a
+// new default bin location clears the old default of that warehouse).
+func (s *Scope) AddWarehouseOf(article int64, at LocationSpec) {
+	s.add(article, at, true)
+}
+
+func (s *Scope) add(article int64, at LocationSpec, whole bool) {
+	if s.needs == nil {
+		s.needs = make(map[need]bool)
+	}
+	n := need{article, keyOf(at)}
+	s.needs[n] = s.needs[n] || whole
+}
+
+// ScopeOf is the scope of a batch: the needs of all its operations.
+func ScopeOf(ops ...Operation) Scope {
+	var s Scope
+	for _, op := range ops {
+		if op != nil {
+			op.Declare(&s)
+		}
+	}
+	return s
+}
+
+// Articles are the article details the scope names, ascending: the order in
+// which every writer locks them.
+func (s Scope) Articles() []int64 {
+	var ids []int64
+	for n := range s.needs {
+		if n.article > 0 {
+			ids = append(ids, n.article)
+		}
+	}
+	return sortedUnique(ids, cmp.Compare[int64])
+}
+
+// LocationNames lists every warehouse and bin location a scope names, in
+// the ways it names them, so that storage can look them all up in a few
+// queries.
+type LocationNames struct {
+	WarehouseIDs   []int64
+	WarehouseCodes []string
+	BinIDs         []int64
+	BinCodes       []BinName
+}
+
+// BinName is a bin location named by code inside a warehouse given by id or
+// by code.
+type BinName struct {
+	WarehouseID   int64
+	WarehouseCode string
+	Code          string
+}
+
+// Locations are the names of the scope's well-formed locations, sorted and
+// without repeats.
+func (s Scope) Locations() LocationNames {
+	var l LocationNames
+	for n := range s.needs {
+		spec := n.at.spec()
+		if spec.Validate("") != nil {
+			continue
+		}
+		if w := spec.Warehouse; w != nil {
+			if w.ID != 0 {
+				l.WarehouseIDs = append(l.WarehouseIDs, w.ID)
+			}
+			if w.Code != "" {
+				l.WarehouseCodes = append(l.WarehouseCodes, w.Code)
+			}
+		}
+		if b := spec.BinLocation; b != nil {
+			if b.ID != 0 {
+				l.BinIDs = append(l.BinIDs, b.ID)
+			}
+			if b.WarehouseID != 0 {
+				l.WarehouseIDs = append(l.WarehouseIDs, b.WarehouseID)
+			}
+			if b.WarehouseCode != "" {
+				l.WarehouseCodes = append(l.WarehouseCodes, b.WarehouseCode)
+			}
+			if b.Code != "" && (b.WarehouseID != 0 || b.WarehouseCode != "") {
+				l.BinCodes = append(l.BinCodes, BinName{WarehouseID: b.WarehouseID, WarehouseCode: b.WarehouseCode, Code: b.Code})
+			}
+		}
+	}
+	l.WarehouseIDs = sortedUnique(l.WarehouseIDs, cmp.Compare[int64])
+	l.WarehouseCodes = sortedUnique(l.WarehouseCodes, strings.Compare)
+	l.BinIDs = sortedUnique(l.BinIDs, cmp.Compare[int64])
+	l.BinCodes = sortedUnique(l.BinCodes, func(a, b BinName) int {
+		return cmp.Or(cmp.Compare(a.WarehouseID, b.WarehouseID), strings.Compare(a.WarehouseCode, b.WarehouseCode), strings.Compare(a.Code, b.Code))
+	})
+	return l
+}
+
+// MappingNeeds names the mappings a working set needs: every mapping of an
+// article in a warehouse, or the one mapping of an article on a bin. Both
+// lists are sorted, the order rows are locked in.
+type MappingNeeds struct {
+	InWarehouse []ArticleWarehouse
+	OnBin       []ArticleBin
+}
+
+// ArticleWarehouse is an article detail in a warehouse.
+type ArticleWarehouse struct{ ArticleDetailID, WarehouseID int64 }
+
+// ArticleBin is an article detail on a bin location.
+type ArticleBin struct{ ArticleDetailID, BinLocationID int64 }
+
+// specKey is a LocationSpec as a comparable value.
+type specKey struct {
+	warehouse, bin bool
+	id             int64
+	code           string
+	binWarehouseID int64
+	binWarehouse   string
+}
+
+func keyOf(s LocationSpec) specKey {
+	var k specKey
+	if w := s.Warehouse; w != nil {
+		k.warehouse, k.id, k.code = true, w.ID, w.Code
+	}
+	if b := s.BinLocation; b != nil {
+		k.bin, k.binWarehouseID, k.binWarehouse = true, b.WarehouseID, b.WarehouseCode
+		if !k.warehouse {
+			k.id, k.code = b.ID, b.Code
+		}
+	}
+	return k
+}
+
+func (k specKey) spec() LocationSpec {
+	var s LocationSpec
+	if k.warehouse {
+		s.Warehouse = &WarehouseSpec{ID: k.id, Code: k.code}
+	}
+	if k.bin {
+		s.BinLocation = &BinLocationSpec{WarehouseID: k.binWarehouseID, WarehouseCode: k.binWarehouse}
+		if !k.warehouse {
+			s.BinLocation.ID, s.BinLocation.Code = k.id, k.code
+		}
+	}
+	return s
+}
+
+func sortedUnique[T comparable](s []T, compare func(a, b T) int) []T {
+	slices.SortFunc(s, compare)
+	return slices.Compact(s)
+}
