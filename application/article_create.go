@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/shopstock/inventory/domain/catalog"
-	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -23,7 +22,7 @@ func (a *App) CreateArticleDetail(ctx context.Context, id int64, number, name st
 				return err
 			}
 			if taken {
-				return errs.InvalidFields(errs.FieldError{Property: "id", Message: "an article detail with this id already exists"})
+				return catalog.ErrIDTaken(art.ID())
 			}
 		}
 		if err := checkArticleNumber(ctx, repo, art.Number(), art.ID()); err != nil {
@@ -40,7 +39,7 @@ func checkArticleNumber(ctx context.Context, repo ports.ArticleDetailRepository,
 		return err
 	}
 	if taken {
-		return errs.InvalidFields(errs.FieldError{Property: "number", Message: "an article detail with number \"" + number + "\" already exists"})
+		return catalog.ErrNumberTaken(number)
 	}
 	return nil
 }

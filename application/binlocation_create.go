@@ -36,7 +36,7 @@ func checkBinLocationCode(ctx context.Context, repo ports.BinLocationRepository,
 		return err
 	}
 	if taken {
-		return errs.InvalidFields(errs.FieldError{Property: "code", Message: fmt.Sprintf("the warehouse already has a bin location with code %q", b.Code())})
+		return warehouse.ErrBinCodeTaken(b.Code())
 	}
 	return nil
 }

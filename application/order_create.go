@@ -26,7 +26,7 @@ func (a *App) CreateOrder(ctx context.Context, p order.NewOrder) (int64, error) 
 				return err
 			}
 			if taken {
-				bad = append(bad, errs.FieldError{Property: "id", Message: fmt.Sprintf("an order with id %d already exists", o.ID())})
+				bad = append(bad, order.ErrIDTaken(o.ID()).Fields...)
 			}
 		}
 		taken, err := repo.NumberTaken(ctx, o.Number())
@@ -34,7 +34,7 @@ func (a *App) CreateOrder(ctx context.Context, p order.NewOrder) (int64, error) 
 			return err
 		}
 		if taken {
-			bad = append(bad, errs.FieldError{Property: "number", Message: fmt.Sprintf("an order with number %q already exists", o.Number())})
+			bad = append(bad, order.ErrNumberTaken(o.Number()).Fields...)
 		}
 
 		details := o.Details()
@@ -58,7 +58,7 @@ func (a *App) CreateOrder(ctx context.Context, p order.NewOrder) (int64, error) 
 		}
 		for i, d := range details {
 			if d.ID() != 0 && slices.Contains(takenIDs, d.ID()) {
-				bad = append(bad, errs.FieldError{Property: fmt.Sprintf("details[%d].id", i), Message: fmt.Sprintf("an order detail with id %d already exists", d.ID())})
+				bad = append(bad, order.ErrDetailIDTaken(fmt.Sprintf("details[%d].id", i), d.ID()).Fields...)
 			}
 			if !articles[d.ArticleDetailID()] {
 				bad = append(bad, errs.FieldError{Property: fmt.Sprintf("details[%d].articleDetailId", i), Message: fmt.Sprintf("article detail %d does not exist", d.ArticleDetailID())})

@@ -2,37 +2,37 @@ package application
 
 import (
 	"context"
-	"fmt"
 
-	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/warehouse"
 	"github.com/shopstock/inventory/ports"
 )
 
 // CreateWarehouse stores a new warehouse with its unknown bin location; the
 // first warehouse becomes the default and the default return warehouse.
-func (a *App) CreateWarehouse(ctx context.Context, d warehouse.Details) (int64, error) {
-	w, err := warehouse.New(d)
-	if err != nil {
-		return 0, err
-	}
+func (a *App) CreateWarehouse(ctx context.Context, d warehouse.Details) (id int64, err error) {
 	err = a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		repo := s.Warehouses()
 		if err := repo.LockDefaults(ctx); err != nil {
 			return err
 		}
-		if err := checkWarehouseCode(ctx, repo, w.Code(), 0); err != nil {
-			return err
-		}
-		def, defReturn, err := repo.Defaults(ctx)
+		def, ret, err := repo.Defaults(ctx)
 		if err != nil {
 			return err
 		}
-		w.SetDefault(def == nil)
-		w.SetDefaultReturn(defReturn == nil)
-		return repo.Add(ctx, w)
+		w, unknown, err := warehouse.Holders{Default: def, Return: ret}.Create(d)
+		if err != nil {
+			return err
+		}
+		if err := checkWarehouseCode(ctx, repo, w.Code(), 0); err != nil {
+			return err
+		}
+		if err := repo.Add(ctx, w, unknown); err != nil {
+			return err
+		}
+		id = w.ID()
+		return nil
 	})
-	return w.ID(), err
+	return id, err
 }
 
 func checkWarehouseCode(ctx context.Context, repo ports.WarehouseRepository, code string, exceptID int64) error {
@@ -41,7 +41,7 @@ func checkWarehouseCode(ctx context.Context, repo ports.WarehouseRepository, cod
 		return err
 	}
 	if taken {
-		return errs.InvalidFields(errs.FieldError{Property: "code", Message: fmt.Sprintf("a warehouse with code %q already exists", code)})
+		return warehouse.ErrCodeTaken(code)
 	}
 	return nil
 }

@@ -9,15 +9,15 @@ import (
 
 // MakeDefaultWarehouse moves the default flag to the warehouse.
 func (a *App) MakeDefaultWarehouse(ctx context.Context, id int64) error {
-	return a.moveDefault(ctx, id, (*warehouse.Warehouse).SetDefault, func(def, _ *warehouse.Warehouse) *warehouse.Warehouse { return def })
+	return a.moveDefault(ctx, id, warehouse.Holders.MoveDefault)
 }
 
 // MakeDefaultReturnWarehouse moves the default return shipment flag to the warehouse.
 func (a *App) MakeDefaultReturnWarehouse(ctx context.Context, id int64) error {
-	return a.moveDefault(ctx, id, (*warehouse.Warehouse).SetDefaultReturn, func(_, ret *warehouse.Warehouse) *warehouse.Warehouse { return ret })
+	return a.moveDefault(ctx, id, warehouse.Holders.MoveDefaultReturn)
 }
 
-func (a *App) moveDefault(ctx context.Context, id int64, set func(*warehouse.Warehouse, bool), holder func(def, ret *warehouse.Warehouse) *warehouse.Warehouse) error {
+func (a *App) moveDefault(ctx context.Context, id int64, move func(warehouse.Holders, *warehouse.Warehouse) []*warehouse.Warehouse) error {
 	return a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		repo := s.Warehouses()
 		if err := repo.LockDefaults(ctx); err != nil {
@@ -31,14 +31,11 @@ func (a *App) moveDefault(ctx context.Context, id int64, set func(*warehouse.War
 		if err != nil {
 			return err
 		}
-		// Clear the old holder first: a unique index allows one holder only.
-		if old := holder(def, ret); old != nil && old.ID() != w.ID() {
-			set(old, false)
-			if err := repo.Save(ctx, old); err != nil {
+		for _, changed := range move(warehouse.Holders{Default: def, Return: ret}, w) {
+			if err := repo.Save(ctx, changed); err != nil {
 				return err
 			}
 		}
-		set(w, true)
-		return repo.Save(ctx, w)
+		return nil
 	})
 }

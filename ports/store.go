@@ -37,8 +37,9 @@ type Clock interface{ Now() time.Time }
 
 // WarehouseRepository stores warehouses. Inside Write, Get locks the row.
 type WarehouseRepository interface {
-	// Add stores w together with its unknown bin location and assigns both ids.
-	Add(ctx context.Context, w *warehouse.Warehouse) error
+	// Add stores w together with its unknown bin location (both from
+	// warehouse.Holders.Create) and assigns both ids.
+	Add(ctx context.Context, w *warehouse.Warehouse, unknown *warehouse.BinLocation) error
 	Get(ctx context.Context, id int64) (*warehouse.Warehouse, error)
 	Save(ctx context.Context, w *warehouse.Warehouse) error
 	// Delete removes the warehouse and its unknown bin location.

@@ -7,7 +7,6 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/shopstock/inventory/domain/catalog"
-	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -58,7 +57,11 @@ func (r articles) Add(ctx context.Context, a *catalog.ArticleDetail) error {
 
 func (r articles) duplicate(err error, row *articleRow) error {
 	if isUniqueViolation(err) {
-		return errs.Invalidf("an article detail with id %d or number %q already exists", row.ID, row.Number)
+		// A concurrent insert won the race the use case's checks lost.
+		if violatesNumber(err) {
+			return catalog.ErrNumberTaken(row.Number)
+		}
+		return catalog.ErrIDTaken(row.ID)
 	}
 	return err
 }

@@ -2,11 +2,9 @@ package bunstore
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/uptrace/bun"
 
-	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/warehouse"
 	"github.com/shopstock/inventory/ports"
 )
@@ -31,7 +29,7 @@ type binLocations struct{ s *store }
 
 func (r binLocations) duplicate(err error, code string) error {
 	if isUniqueViolation(err) {
-		return errs.InvalidFields(errs.FieldError{Property: "code", Message: fmt.Sprintf("the warehouse already has a bin location with code %q", code)})
+		return warehouse.ErrBinCodeTaken(code)
 	}
 	return err
 }

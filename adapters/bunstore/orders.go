@@ -86,7 +86,10 @@ func (r orders) Add(ctx context.Context, o *domorder.Order) error {
 	row := &orderRow{ID: id, Number: o.Number(), Status: string(o.Status()), CustomerEmail: o.CustomerEmail()}
 	if _, err := r.s.idb.NewInsert().Model(row).Exec(ctx); err != nil {
 		if isUniqueViolation(err) {
-			return errs.Invalidf("an order with id %d or number %q already exists", id, o.Number())
+			if violatesNumber(err) {
+				return domorder.ErrNumberTaken(o.Number())
+			}
+			return domorder.ErrIDTaken(id)
 		}
 		return err
 	}
@@ -99,7 +102,8 @@ func (r orders) Add(ctx context.Context, o *domorder.Order) error {
 	}
 	if _, err := r.s.idb.NewInsert().Model(&rows).Exec(ctx); err != nil {
 		if isUniqueViolation(err) {
-			return errs.Invalidf("an order detail with one of the ids %v already exists", detailIDs)
+			// A concurrent insert took one of the ids the checks found free.
+			return domorder.ErrDetailIDTaken("details", violatedID(err))
 		}
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"net"
+	"strconv"
 	"strings"
 	"time"
 
@@ -94,6 +95,33 @@ func isUniqueViolation(err error) bool {
 		return sqErr.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || sqErr.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
 	}
 	return false
+}
+
+// violatesNumber tells whether a unique violation is on a `number` column
+// (an order's or article detail's), rather than on the id, from the
+// constraint PostgreSQL names or the column SQLite names.
+func violatesNumber(err error) bool {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return strings.Contains(pgErr.ConstraintName, "number")
+	}
+	return strings.Contains(err.Error(), ".number")
+}
+
+// violatedID is the id a PostgreSQL unique violation reports ("Key
+// (id)=(42) already exists."), 0 when it names none.
+func violatedID(err error) int64 {
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) {
+		return 0
+	}
+	_, after, ok := strings.Cut(pgErr.Detail, "=(")
+	digits, _, _ := strings.Cut(after, ")")
+	id, _ := strconv.ParseInt(digits, 10, 64)
+	if !ok {
+		return 0
+	}
+	return id
 }
 
 // translate turns driver failures into the service's error kinds; errors

@@ -7,7 +7,6 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/warehouse"
 	"github.com/shopstock/inventory/ports"
 )
@@ -109,7 +108,7 @@ var warehouseColumns = columns{
 
 type warehouses struct{ s *store }
 
-func (r warehouses) Add(ctx context.Context, w *warehouse.Warehouse) error {
+func (r warehouses) Add(ctx context.Context, w *warehouse.Warehouse, unknown *warehouse.BinLocation) error {
 	row, err := toWarehouseRow(w)
 	if err != nil {
 		return err
@@ -117,20 +116,21 @@ func (r warehouses) Add(ctx context.Context, w *warehouse.Warehouse) error {
 	if _, err := r.s.idb.NewInsert().Model(row).ExcludeColumn("id").Returning("id").Exec(ctx); err != nil {
 		return r.duplicate(err, row.Code)
 	}
-	null := &binLocationRow{WarehouseID: row.ID, Code: warehouse.NullBinLocationCode}
+	null := &binLocationRow{WarehouseID: row.ID, Code: unknown.Code()}
 	if _, err := r.s.idb.NewInsert().Model(null).ExcludeColumn("id").Returning("id").Exec(ctx); err != nil {
 		return err
 	}
 	if _, err := r.s.idb.NewUpdate().Table("warehouses").Set("null_bin_location_id = ?", null.ID).Where("id = ?", row.ID).Exec(ctx); err != nil {
 		return err
 	}
-	w.Assign(row.ID, null.ID)
+	unknown.Assign(null.ID)
+	w.Assign(row.ID, unknown)
 	return nil
 }
 
 func (r warehouses) duplicate(err error, code string) error {
 	if isUniqueViolation(err) {
-		return errs.InvalidFields(errs.FieldError{Property: "code", Message: fmt.Sprintf("a warehouse with code %q already exists", code)})
+		return warehouse.ErrCodeTaken(code)
 	}
 	return err
 }

@@ -108,3 +108,11 @@ func As(err error) (*Error, bool) {
 	ok := errors.As(err, &e)
 	return e, ok
 }
+
+// Taken is the error of a value that must be unique and that another
+// resource already has: property names the field, resource and value are
+// how a client reads them ("a warehouse with code", `"WH1"`). Every
+// uniqueness message is written here.
+func Taken(property, resource, value string) *Error {
+	return InvalidFields(FieldError{Property: property, Message: resource + " " + value + " already exists"})
+}

@@ -27,11 +27,6 @@ func NewBinLocation(warehouseID int64, code string) (*BinLocation, error) {
 	return &BinLocation{warehouseID: warehouseID, code: code}, nil
 }
 
-// NewNullBinLocation is the unknown bin location every warehouse gets.
-func NewNullBinLocation(warehouseID int64) *BinLocation {
-	return &BinLocation{warehouseID: warehouseID, code: NullBinLocationCode}
-}
-
 // UnmarshalBinLocationFromDatabase rebuilds a stored bin location.
 func UnmarshalBinLocationFromDatabase(id, warehouseID int64, code string) *BinLocation {
 	return &BinLocation{id: id, warehouseID: warehouseID, code: code}

@@ -48,15 +48,6 @@ type Warehouse struct {
 const maxShortText = 255
 const maxLongText = 65535
 
-// New validates d and returns a warehouse that is not yet stored.
-func New(d Details) (*Warehouse, error) {
-	d, err := normalize(d)
-	if err != nil {
-		return nil, err
-	}
-	return &Warehouse{details: d}, nil
-}
-
 // UnmarshalFromDatabase rebuilds a stored warehouse; only adapters call it.
 func UnmarshalFromDatabase(id int64, d Details, isDefault, isDefaultReturn bool, nullBinLocationID int64) *Warehouse {
 	return &Warehouse{id: id, details: d, isDefault: isDefault, isDefaultReturn: isDefaultReturn, nullBinLocationID: nullBinLocationID}
@@ -155,14 +146,11 @@ func (w *Warehouse) CheckDeletable(hasBinLocations, hasStock bool) error {
 	return nil
 }
 
-// SetDefault and SetDefaultReturn move the flags; the use case clears the
-// previous holder in the same transaction so exactly one warehouse holds each.
-func (w *Warehouse) SetDefault(v bool)       { w.isDefault = v }
-func (w *Warehouse) SetDefaultReturn(v bool) { w.isDefaultReturn = v }
-
-// Assign records the ids storage gave the warehouse and its unknown bin location.
-func (w *Warehouse) Assign(id, nullBinLocationID int64) {
-	w.id, w.nullBinLocationID = id, nullBinLocationID
+// Assign records the ids storage gave the warehouse and its unknown bin
+// location, which now belongs to it.
+func (w *Warehouse) Assign(id int64, unknown *BinLocation) {
+	w.id, w.nullBinLocationID = id, unknown.id
+	unknown.warehouseID = id
 }
 
 func (w *Warehouse) ID() int64                { return w.id }

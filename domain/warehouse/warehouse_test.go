@@ -30,7 +30,7 @@ func mustInvalid(t *testing.T, err error, property string) {
 }
 
 func TestNewWarehouseTrimsAndDefaultsContactFieldsToEmpty(t *testing.T) {
-	w, err := New(Details{Code: "  WH1 ", Name: " Main  "})
+	w, err := newWarehouse(Details{Code: "  WH1 ", Name: " Main  "})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,17 +61,17 @@ func TestWarehouseCodeAndNameAreRequiredAndBounded(t *testing.T) {
 		{"named email", Details{Code: "x", Name: "x", Email: "Jane <jane@example.com>"}, "email"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := New(tc.d)
+			_, err := newWarehouse(tc.d)
 			mustInvalid(t, err, tc.property)
 		})
 	}
-	if _, err := New(Details{Code: strings.Repeat("c", 255), Name: "x", Email: "jane@example.com"}); err != nil {
+	if _, err := newWarehouse(Details{Code: strings.Repeat("c", 255), Name: "x", Email: "jane@example.com"}); err != nil {
 		t.Fatalf("255 characters and a plain address are fine: %v", err)
 	}
 }
 
 func TestApplyChangesOnlyTheGivenFieldsAndNothingWhenInvalid(t *testing.T) {
-	w, _ := New(validDetails())
+	w, _ := newWarehouse(validDetails())
 	name, email := "Renamed", "ops@example.com"
 	if err := w.Apply(Patch{Name: &name, Email: &email}); err != nil {
 		t.Fatal(err)
@@ -87,7 +87,7 @@ func TestApplyChangesOnlyTheGivenFieldsAndNothingWhenInvalid(t *testing.T) {
 }
 
 func TestDefaultWarehousesAndWarehousesHoldingThingsAreNotDeletable(t *testing.T) {
-	w, _ := New(validDetails())
+	w, _ := newWarehouse(validDetails())
 	if err := w.CheckDeletable(false, false); err != nil {
 		t.Fatalf("an empty, ordinary warehouse may go: %v", err)
 	}
@@ -97,12 +97,14 @@ func TestDefaultWarehousesAndWarehousesHoldingThingsAreNotDeletable(t *testing.T
 	if err := w.CheckDeletable(false, true); err != ErrHasStock {
 		t.Fatalf("stock keeps it: %v", err)
 	}
-	w.SetDefaultReturn(true)
-	if err := w.CheckDeletable(false, false); err != ErrDefaultReturnNotDeletable {
+	Holders{Default: w, Return: w}.MoveDefaultReturn(w)
+	other, _, _ := Holders{Default: w, Return: w}.Create(validDetails())
+	Holders{Default: w, Return: w}.MoveDefaultReturn(other)
+	if err := other.CheckDeletable(false, false); err != ErrDefaultReturnNotDeletable {
 		t.Fatalf("the default return warehouse stays: %v", err)
 	}
-	w.SetDefault(true)
-	if err := w.CheckDeletable(false, false); err != ErrDefaultNotDeletable {
+	Holders{Default: w, Return: other}.MoveDefault(other)
+	if err := other.CheckDeletable(false, false); err != ErrDefaultNotDeletable {
 		t.Fatalf("the default warehouse stays: %v", err)
 	}
 }
@@ -128,7 +130,7 @@ func TestFormatComponentsAreValidated(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			d := validDetails()
 			d.BinLocationFormat = []FormatComponent{tc.c}
-			_, err := New(d)
+			_, err := newWarehouse(d)
 			if tc.ok && err != nil {
 				t.Fatalf("want ok, got %v", err)
 			}
@@ -146,7 +148,7 @@ func TestBinLocationCodesSpellEveryCombinationInOrder(t *testing.T) {
 		{Type: ComponentLetter, LetterFrom: "a", LetterTo: "b"},
 		{Type: ComponentNumber, NumberFrom: 9, NumberTo: 10, Padding: 3},
 	}
-	w, err := New(d)
+	w, err := newWarehouse(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +163,7 @@ func TestBinLocationCodesSpellEveryCombinationInOrder(t *testing.T) {
 }
 
 func TestBinLocationCodesNeedAFormatOfAtMostTheLimit(t *testing.T) {
-	w, _ := New(validDetails())
+	w, _ := newWarehouse(validDetails())
 	_, err := w.BinLocationCodes()
 	mustInvalid(t, err, "")
 
@@ -170,12 +172,12 @@ func TestBinLocationCodesNeedAFormatOfAtMostTheLimit(t *testing.T) {
 		{Type: ComponentNumber, NumberFrom: 1, NumberTo: 1000},
 		{Type: ComponentNumber, NumberFrom: 0, NumberTo: 100},
 	}
-	w, _ = New(d)
+	w, _ = newWarehouse(d)
 	_, err = w.BinLocationCodes()
 	mustInvalid(t, err, "")
 
 	d.BinLocationFormat[1].NumberTo = 99
-	w, _ = New(d)
+	w, _ = newWarehouse(d)
 	codes, err := w.BinLocationCodes()
 	if err != nil || len(codes) != MaxGeneratedCodes {
 		t.Fatalf("exactly the limit is fine: %d codes, %v", len(codes), err)
@@ -200,7 +202,10 @@ func TestBinLocationCodeRules(t *testing.T) {
 }
 
 func TestTheUnknownBinLocationCannotBeRenamedOrDeleted(t *testing.T) {
-	null := NewNullBinLocation(1)
+	_, null, err := Holders{}.Create(validDetails())
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !null.IsNull() {
 		t.Fatal("the unknown bin location knows what it is")
 	}
@@ -228,7 +233,7 @@ func TestBinLocationsWithStockOrADefaultMappingStay(t *testing.T) {
 func TestNumberRangesAreBoundedSoCountsCannotOverflow(t *testing.T) {
 	d := validDetails()
 	d.BinLocationFormat = []FormatComponent{{Type: ComponentNumber, NumberFrom: 0, NumberTo: 1 << 62}}
-	_, err := New(d)
+	_, err := newWarehouse(d)
 	mustInvalid(t, err, "binLocationFormatComponents[0]")
 }
 
@@ -238,4 +243,50 @@ func TestBinLocationsStayInTheirWarehouse(t *testing.T) {
 		t.Fatalf("its own warehouse is fine: %v", err)
 	}
 	mustInvalid(t, b.StayIn(2), "warehouseId")
+}
+
+// newWarehouse creates an ordinary warehouse: another one holds the flags.
+func newWarehouse(d Details) (*Warehouse, error) {
+	holder := &Warehouse{id: 99}
+	w, _, err := Holders{Default: holder, Return: holder}.Create(d)
+	return w, err
+}
+
+func TestTheFirstWarehouseTakesBothFlagsAndComesWithItsUnknownBinLocation(t *testing.T) {
+	first, unknown, err := Holders{}.Create(validDetails())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !first.IsDefault() || !first.IsDefaultReturn() {
+		t.Fatal("the first warehouse holds both flags")
+	}
+	if !unknown.IsNull() || unknown.Code() != NullBinLocationCode {
+		t.Fatalf("creating a warehouse yields its unknown bin location, got %q", unknown.Code())
+	}
+	first.Assign(1, unknown)
+	if unknown.WarehouseID() != 1 || first.NullBinLocationID() != unknown.ID() {
+		t.Fatal("storing them ties the unknown bin location to its warehouse")
+	}
+	second, _, err := Holders{Default: first, Return: first}.Create(validDetails())
+	if err != nil || second.IsDefault() || second.IsDefaultReturn() {
+		t.Fatalf("a later warehouse takes no flag: %v", err)
+	}
+}
+
+func TestEachDefaultFlagMovesAndExactlyOneWarehouseHoldsIt(t *testing.T) {
+	a, _, _ := Holders{}.Create(validDetails())
+	a.id = 1
+	b, _, _ := Holders{Default: a, Return: a}.Create(validDetails())
+	b.id = 2
+	changed := Holders{Default: a, Return: a}.MoveDefault(b)
+	if len(changed) != 2 || changed[0] != a || changed[1] != b {
+		t.Fatalf("the old holder is cleared first, then the new one set: %v", changed)
+	}
+	if a.IsDefault() || !b.IsDefault() || !a.IsDefaultReturn() || b.IsDefaultReturn() {
+		t.Fatal("only the default flag moved, to b")
+	}
+	changed = Holders{Default: b, Return: a}.MoveDefaultReturn(a)
+	if len(changed) != 1 || changed[0] != a || !a.IsDefaultReturn() {
+		t.Fatalf("moving a flag to its holder changes only the holder: %v", changed)
+	}
 }
