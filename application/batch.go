@@ -3,11 +3,10 @@ package application
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/idempotency"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -57,8 +56,8 @@ type batchRun func(ctx context.Context, s ports.Store, now time.Time) ([]Operati
 // the idempotency key, runs the operations, and stores the rendered result,
 // all in one transaction, so that a batch happens exactly once or not at all.
 func (a *App) runBatch(ctx context.Context, meta BatchMeta, count int, render RenderBatch, run batchRun) (BatchOutcome, error) {
-	if n := utf8.RuneCountInString(meta.Key); n < 1 || n > 255 || strings.ContainsRune(meta.Key, 0) {
-		return BatchOutcome{}, errs.Invalidf("the idempotency key must be 1 to 255 characters long, without the NUL character")
+	if _, err := idempotency.ParseKey(meta.Key); err != nil {
+		return BatchOutcome{}, err
 	}
 	if count == 0 {
 		return BatchOutcome{}, errs.Invalidf("the batch is empty: send 1 to %d operations", MaxBatchOperations)

@@ -45,8 +45,6 @@ type WarehouseRepository interface {
 	// Delete removes the warehouse and its unknown bin location.
 	Delete(ctx context.Context, id int64) error
 	List(ctx context.Context, q ListQuery) (Page[*warehouse.Warehouse], error)
-	// FindByIDsOrCodes returns the warehouses named by any of ids or codes.
-	FindByIDsOrCodes(ctx context.Context, ids []int64, codes []string) ([]*warehouse.Warehouse, error)
 	// Defaults returns the holders of the default and the default return
 	// shipment flag (nil when there are no warehouses).
 	Defaults(ctx context.Context) (def, defReturn *warehouse.Warehouse, err error)
@@ -55,12 +53,6 @@ type WarehouseRepository interface {
 	CodeTaken(ctx context.Context, code string, exceptID int64) (bool, error)
 	// HasBinLocations tells whether bins other than the unknown one exist.
 	HasBinLocations(ctx context.Context, id int64) (bool, error)
-}
-
-// BinLocationRef names a bin location by code inside a warehouse.
-type BinLocationRef struct {
-	WarehouseID int64
-	Code        string
 }
 
 // BinLocationRepository stores bin locations. Inside Write, Get locks the row.
@@ -74,8 +66,6 @@ type BinLocationRepository interface {
 	Delete(ctx context.Context, id int64) error
 	List(ctx context.Context, q ListQuery) (Page[*warehouse.BinLocation], error)
 	CodeTaken(ctx context.Context, warehouseID int64, code string, exceptID int64) (bool, error)
-	// Find returns the bin locations named by any of ids or refs.
-	Find(ctx context.Context, ids []int64, refs []BinLocationRef) ([]*warehouse.BinLocation, error)
 }
 
 // APIUser is an account that may call the API; only a hash of its key is kept.

@@ -102,28 +102,3 @@ func (r binLocations) CodeTaken(ctx context.Context, warehouseID int64, code str
 		Where("warehouse_id = ? AND code = ? AND id <> ?", warehouseID, code, exceptID).Exists(ctx)
 }
 
-func (r binLocations) Find(ctx context.Context, ids []int64, refs []ports.BinLocationRef) ([]*warehouse.BinLocation, error) {
-	if len(ids) == 0 && len(refs) == 0 {
-		return nil, nil
-	}
-	var rows []binLocationRow
-	sel := r.s.idb.NewSelect().Model(&rows)
-	if len(ids) > 0 {
-		sel = sel.WhereOr("id IN (?)", bun.List(ids))
-	}
-	if len(refs) > 0 {
-		pairs := make([][]any, len(refs))
-		for i, ref := range refs {
-			pairs[i] = []any{ref.WarehouseID, ref.Code}
-		}
-		sel = sel.WhereOr("(warehouse_id, code) IN (?)", tuples(pairs))
-	}
-	if err := sel.OrderExpr("id").Scan(ctx); err != nil {
-		return nil, err
-	}
-	out := make([]*warehouse.BinLocation, len(rows))
-	for i := range rows {
-		out[i] = rows[i].toDomain()
-	}
-	return out, nil
-}

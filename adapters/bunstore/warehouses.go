@@ -182,25 +182,6 @@ func warehousePage(rows []warehouseRow, total int) (ports.Page[*warehouse.Wareho
 	return out, nil
 }
 
-func (r warehouses) FindByIDsOrCodes(ctx context.Context, ids []int64, codes []string) ([]*warehouse.Warehouse, error) {
-	if len(ids) == 0 && len(codes) == 0 {
-		return nil, nil
-	}
-	var rows []warehouseRow
-	sel := r.s.idb.NewSelect().Model(&rows)
-	if len(ids) > 0 {
-		sel = sel.WhereOr("id IN (?)", bun.List(ids))
-	}
-	if len(codes) > 0 {
-		sel = sel.WhereOr("code IN (?)", bun.List(codes))
-	}
-	if err := sel.OrderExpr("id").Scan(ctx); err != nil {
-		return nil, err
-	}
-	p, err := warehousePage(rows, len(rows))
-	return p.Items, err
-}
-
 func (r warehouses) Defaults(ctx context.Context) (def, defReturn *warehouse.Warehouse, err error) {
 	var rows []warehouseRow
 	if err := r.s.idb.NewSelect().Model(&rows).Where("is_default OR is_default_return").Scan(ctx); err != nil {

@@ -30,14 +30,14 @@ type articleDetailJSON struct {
 }
 
 type articleCreateBody struct {
-	ID     int64  `json:"id" validate:"gte=0"`
-	Number string `json:"number" validate:"required,max=255"`
-	Name   string `json:"name" validate:"max=255"`
+	ID     int64  `json:"id"`
+	Number string `json:"number" validate:"required"`
+	Name   string `json:"name"`
 }
 
 type articleUpdateBody struct {
-	Number *string `json:"number" validate:"omitempty,max=255"`
-	Name   *string `json:"name" validate:"omitempty,max=255"`
+	Number *string `json:"number"`
+	Name   *string `json:"name"`
 }
 
 var articleReadOnly = []string{"id", "physicalStock", "physicalStockForSale", "reservedStock", "availableStock", "warehouseStocks"}

@@ -41,13 +41,13 @@ type mappingJSON struct {
 }
 
 type binLocationCreateBody struct {
-	WarehouseID int64  `json:"warehouseId" validate:"required,gt=0"`
-	Code        string `json:"code" validate:"required,max=255"`
+	WarehouseID int64  `json:"warehouseId" validate:"required"`
+	Code        string `json:"code" validate:"required"`
 }
 
 type binLocationUpdateBody struct {
 	WarehouseID *int64  `json:"warehouseId"`
-	Code        *string `json:"code" validate:"omitempty,max=255"`
+	Code        *string `json:"code"`
 }
 
 func (h *Handler) binLocationRoutes() {

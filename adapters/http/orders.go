@@ -40,18 +40,18 @@ func toOrderJSON(o *order.Order) orderJSON {
 }
 
 type orderCreateBody struct {
-	ID            int64                   `json:"id" validate:"gte=0"`
-	Number        string                  `json:"number" validate:"required,max=255"`
-	CustomerEmail string                  `json:"customerEmail" validate:"max=255"`
+	ID            int64                   `json:"id"`
+	Number        string                  `json:"number" validate:"required"`
+	CustomerEmail string                  `json:"customerEmail"`
 	Status        string                  `json:"status"`
-	Details       []orderDetailCreateBody `json:"details" validate:"required,min=1,dive"`
+	Details       []orderDetailCreateBody `json:"details" validate:"required,dive"`
 }
 
 type orderDetailCreateBody struct {
-	ID              int64  `json:"id" validate:"gte=0"`
-	ArticleDetailID int64  `json:"articleDetailId" validate:"gt=0"`
-	Quantity        int    `json:"quantity" validate:"gte=1"`
-	Shipped         int    `json:"shipped" validate:"gte=0"`
+	ID              int64  `json:"id"`
+	ArticleDetailID int64  `json:"articleDetailId"`
+	Quantity        int    `json:"quantity"`
+	Shipped         int    `json:"shipped"`
 	Status          string `json:"status"`
 }
 
@@ -61,8 +61,8 @@ type orderShipBody struct {
 }
 
 type warehouseRefBody struct {
-	ID   int64  `json:"id" validate:"gte=0"`
-	Code string `json:"code" validate:"max=255"`
+	ID   int64  `json:"id"`
+	Code string `json:"code"`
 }
 
 func (h *Handler) orderRoutes() {

@@ -119,24 +119,24 @@ func toDomainFormat(in []formatComponent) ([]warehouse.FormatComponent, error) {
 }
 
 type warehouseCreateBody struct {
-	Code                        string            `json:"code" validate:"required,max=255"`
-	Name                        string            `json:"name" validate:"required,max=255"`
+	Code                        string            `json:"code" validate:"required"`
+	Name                        string            `json:"name" validate:"required"`
 	StockAvailableForSale       *bool             `json:"stockAvailableForSale"`
-	Contact                     string            `json:"contact" validate:"max=255"`
-	Email                       string            `json:"email" validate:"omitempty,email,max=255"`
-	Phone                       string            `json:"phone" validate:"max=255"`
+	Contact                     string            `json:"contact"`
+	Email                       string            `json:"email"`
+	Phone                       string            `json:"phone"`
 	Address                     string            `json:"address"`
 	Comment                     string            `json:"comment"`
 	BinLocationFormatComponents []formatComponent `json:"binLocationFormatComponents"`
 }
 
 type warehouseUpdateBody struct {
-	Code                        *string            `json:"code" validate:"omitempty,max=255"`
-	Name                        *string            `json:"name" validate:"omitempty,max=255"`
+	Code                        *string            `json:"code"`
+	Name                        *string            `json:"name"`
 	StockAvailableForSale       *bool              `json:"stockAvailableForSale"`
-	Contact                     *string            `json:"contact" validate:"omitempty,max=255"`
-	Email                       *string            `json:"email" validate:"omitempty,max=255"` // may be "" to clear it; the domain checks the address
-	Phone                       *string            `json:"phone" validate:"omitempty,max=255"`
+	Contact                     *string            `json:"contact"`
+	Email                       *string            `json:"email"` // may be "" to clear it; the domain checks the address
+	Phone                       *string            `json:"phone"`
 	Address                     *string            `json:"address"`
 	Comment                     *string            `json:"comment"`
 	BinLocationFormatComponents *[]formatComponent `json:"binLocationFormatComponents"`

@@ -4,8 +4,8 @@ package catalog
 
 import (
 	"strings"
-	"unicode/utf8"
 
+	"github.com/shopstock/inventory/domain/code"
 	"github.com/shopstock/inventory/domain/errs"
 )
 
@@ -36,15 +36,14 @@ func UnmarshalArticleDetailFromDatabase(id int64, number, name string) *ArticleD
 
 // Rename sets number and name, all or nothing.
 func (a *ArticleDetail) Rename(number, name string) error {
-	number, name = strings.TrimSpace(number), strings.TrimSpace(name)
 	var fields []errs.FieldError
-	if number == "" {
-		fields = append(fields, errs.FieldError{Property: "number", Message: "must not be empty"})
-	} else if utf8.RuneCountInString(number) > 255 {
-		fields = append(fields, errs.FieldError{Property: "number", Message: "must be at most 255 characters"})
+	number, err := code.Parse(number)
+	if err != nil {
+		fields = append(fields, errs.FieldError{Property: "number", Message: err.Error()})
 	}
-	if utf8.RuneCountInString(name) > 255 {
-		fields = append(fields, errs.FieldError{Property: "name", Message: "must be at most 255 characters"})
+	name = strings.TrimSpace(name)
+	if err := code.CheckText(name, code.MaxLength); err != nil {
+		fields = append(fields, errs.FieldError{Property: "name", Message: err.Error()})
 	}
 	if len(fields) > 0 {
 		return errs.InvalidFields(fields...)

@@ -4,14 +4,13 @@ package order
 
 import (
 	"fmt"
-	"net/mail"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/shopstock/inventory/domain/code"
+	"github.com/shopstock/inventory/domain/email"
 	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/stock"
 )
-
-const maxNumberLength = 255
 
 // Order is an order with its positions. Its fields stay unexported so that
 // every change goes through a method that keeps the shipping rules true.
@@ -66,21 +65,16 @@ func New(p NewOrder) (*Order, error) {
 		fail("id", "must be positive")
 	}
 
-	number := strings.TrimSpace(p.Number)
-	switch n := utf8.RuneCountInString(number); {
-	case n == 0:
-		fail("number", "must not be empty")
-	case n > maxNumberLength:
-		fail("number", "must be at most %d characters", maxNumberLength)
+	number, err := code.Parse(p.Number)
+	if err != nil {
+		fail("number", "%s", err)
 	}
 
-	email := strings.TrimSpace(p.CustomerEmail)
-	if email != "" {
-		// ParseAddress also accepts "Name <a@b.example>"; only a bare address
-		// is something we can send the status mail to as given.
-		addr, err := mail.ParseAddress(email)
-		if err != nil || addr.Address != email {
-			fail("customerEmail", "must be an email address")
+	// Only a bare address is something the status mail can go to as given.
+	customerEmail := strings.TrimSpace(p.CustomerEmail)
+	if customerEmail != "" {
+		if customerEmail, err = email.Parse(customerEmail); err != nil {
+			fail("customerEmail", "%s", err)
 		}
 	}
 
@@ -113,8 +107,11 @@ func New(p NewOrder) (*Order, error) {
 		if nd.ArticleDetailID <= 0 {
 			fail(prop("articleDetailId"), "must be positive")
 		}
-		if nd.Quantity <= 0 {
+		switch {
+		case nd.Quantity <= 0:
 			fail(prop("quantity"), "must be at least 1")
+		case nd.Quantity > stock.MaxQuantity:
+			fail(prop("quantity"), "must be at most %d", stock.MaxQuantity)
 		}
 		switch {
 		case nd.Shipped < 0:
@@ -143,7 +140,7 @@ func New(p NewOrder) (*Order, error) {
 		id:            p.ID,
 		number:        number,
 		status:        status,
-		customerEmail: email,
+		customerEmail: customerEmail,
 		details:       details,
 	}, nil
 }
@@ -161,8 +158,8 @@ type DetailRecord struct {
 // adapters call it. Stored rows were validated when they were written, so a
 // row that breaks a rule now is corrupt data: an Internal error, not a client
 // mistake.
-func UnmarshalOrderFromDatabase(id int64, number, email, status string, details []DetailRecord) (*Order, error) {
-	p := NewOrder{ID: id, Number: number, CustomerEmail: email, Status: status, Details: make([]NewDetail, len(details))}
+func UnmarshalOrderFromDatabase(id int64, number, address, status string, details []DetailRecord) (*Order, error) {
+	p := NewOrder{ID: id, Number: number, CustomerEmail: address, Status: status, Details: make([]NewDetail, len(details))}
 	for i, d := range details {
 		p.Details[i] = NewDetail(d)
 	}

@@ -31,6 +31,9 @@ func (s Shipment) Run(ws *stock.WorkingSet, ref stock.Reference) error {
 	if err != nil {
 		return err
 	}
+	if _, err := ws.Resolve(s.From); err != nil {
+		return err
+	}
 	var shortfalls []string
 	var fields []errs.FieldError
 	for _, l := range lines {

@@ -292,6 +292,17 @@ func (ws *WorkingSet) locate(article int64, spec LocationSpec, property string) 
 	return r.at, r.err
 }
 
+// Resolve finds the location spec names among the locations loaded for the
+// scope, for an operation that must know where it acts before it acts on
+// each of its article details (an order shipment names one warehouse for
+// all of them).
+func (ws *WorkingSet) Resolve(spec LocationSpec) (Location, error) {
+	if err := spec.Validate(""); err != nil {
+		return Location{}, err
+	}
+	return ws.resolve(spec)
+}
+
 func (ws *WorkingSet) checkArticle(article int64) error {
 	if article <= 0 {
 		return errs.Invalidf("articleDetailId must be a positive integer")

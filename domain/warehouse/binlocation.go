@@ -1,9 +1,7 @@
 package warehouse
 
 import (
-	"strings"
-	"unicode/utf8"
-
+	"github.com/shopstock/inventory/domain/code"
 	"github.com/shopstock/inventory/domain/errs"
 )
 
@@ -39,17 +37,15 @@ var (
 	ErrBinIsDefault             = errs.Invalidf("the bin location is the default bin location of a product")
 )
 
-func checkCode(code string) (string, error) {
-	code = strings.TrimSpace(code)
+func checkCode(raw string) (string, error) {
+	c, err := code.Parse(raw)
 	switch {
-	case code == "":
-		return "", errs.InvalidFields(errs.FieldError{Property: "code", Message: "must not be empty"})
-	case utf8.RuneCountInString(code) > maxShortText:
-		return "", errs.InvalidFields(errs.FieldError{Property: "code", Message: "must be at most 255 characters"})
-	case code == NullBinLocationCode:
+	case err != nil:
+		return "", errs.InvalidFields(errs.FieldError{Property: "code", Message: err.Error()})
+	case c == NullBinLocationCode:
 		return "", errs.InvalidFields(errs.FieldError{Property: "code", Message: "\"" + NullBinLocationCode + "\" is reserved for the unknown bin location"})
 	}
-	return code, nil
+	return c, nil
 }
 
 // Rename gives the bin location a new code; the unknown bin keeps its own.

@@ -3,10 +3,10 @@
 package warehouse
 
 import (
-	"net/mail"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/shopstock/inventory/domain/code"
+	"github.com/shopstock/inventory/domain/email"
 	"github.com/shopstock/inventory/domain/errs"
 )
 
@@ -55,25 +55,28 @@ func UnmarshalFromDatabase(id int64, d Details, isDefault, isDefaultReturn bool,
 
 func normalize(d Details) (Details, error) {
 	var fields []errs.FieldError
-	check := func(property, value string, required bool, max int) string {
-		value = strings.TrimSpace(value)
-		switch {
-		case required && value == "":
-			fields = append(fields, errs.FieldError{Property: property, Message: "must not be empty"})
-		case utf8.RuneCountInString(value) > max:
-			fields = append(fields, errs.FieldError{Property: property, Message: "must be at most " + itoa(max) + " characters"})
+	fail := func(property string, err error) {
+		if err != nil {
+			fields = append(fields, errs.FieldError{Property: property, Message: err.Error()})
 		}
+	}
+	text := func(property, value string, max int) string {
+		value = strings.TrimSpace(value)
+		fail(property, code.CheckText(value, max))
 		return value
 	}
-	d.Code = check("code", d.Code, true, maxShortText)
-	d.Name = check("name", d.Name, true, maxShortText)
-	d.Contact = check("contact", d.Contact, false, maxShortText)
-	d.Email = check("email", d.Email, false, maxShortText)
-	d.Phone = check("phone", d.Phone, false, maxShortText)
-	d.Address = check("address", d.Address, false, maxLongText)
-	d.Comment = check("comment", d.Comment, false, maxLongText)
-	if d.Email != "" && !isEmail(d.Email) {
-		fields = append(fields, errs.FieldError{Property: "email", Message: "must be an email address"})
+	var err error
+	d.Code, err = code.Parse(d.Code)
+	fail("code", err)
+	d.Name, err = code.Parse(d.Name)
+	fail("name", err)
+	d.Contact = text("contact", d.Contact, maxShortText)
+	d.Phone = text("phone", d.Phone, maxShortText)
+	d.Address = multiline("address", d.Address, fail)
+	d.Comment = multiline("comment", d.Comment, fail)
+	if d.Email = strings.TrimSpace(d.Email); d.Email != "" {
+		d.Email, err = email.Parse(d.Email)
+		fail("email", err)
 	}
 	if d.BinLocationFormat == nil {
 		d.BinLocationFormat = []FormatComponent{}
@@ -89,9 +92,12 @@ func normalize(d Details) (Details, error) {
 	return d, nil
 }
 
-func isEmail(s string) bool {
-	a, err := mail.ParseAddress(s)
-	return err == nil && a.Address == s && a.Name == ""
+// multiline is a long free text in which tab, line feed and carriage return
+// are allowed (extensions L), but no other control character.
+func multiline(property, value string, fail func(string, error)) string {
+	value = strings.TrimSpace(value)
+	fail(property, code.CheckText(strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(value), maxLongText))
+	return value
 }
 
 // Apply changes the fields p names, all or nothing.

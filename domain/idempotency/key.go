@@ -1,0 +1,31 @@
+// Package idempotency holds the rule for the keys that make a batch safe to
+// retry (DESIGN 7 and extensions L): a retry under the same key runs once.
+package idempotency
+
+import (
+	"unicode/utf8"
+
+	"github.com/shopstock/inventory/domain/errs"
+)
+
+// ParseKey checks a key: 1 to 255 characters of valid UTF-8 without control
+// characters. Invalid UTF-8 is refused rather than replaced, so two
+// different keys can never become the same one.
+func ParseKey(raw string) (string, error) {
+	if !utf8.ValidString(raw) {
+		return "", invalid()
+	}
+	if n := utf8.RuneCountInString(raw); n < 1 || n > 255 {
+		return "", invalid()
+	}
+	for _, r := range raw {
+		if r < 0x20 || r == 0x7f {
+			return "", invalid()
+		}
+	}
+	return raw, nil
+}
+
+func invalid() error {
+	return errs.Invalidf("the idempotency key must be 1 to 255 characters of valid UTF-8 without control characters")
+}
