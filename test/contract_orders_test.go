@@ -1,0 +1,119 @@
+package test
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/order"
+	"github.com/shopstock/inventory/ports"
+	"github.com/shopstock/inventory/test/testdb"
+)
+
+// The order repository's contract, on both databases: positions keep their
+// order and fields, Save writes statuses, shipped quantities and what each
+// position still has to ship, and Outstanding sums exactly that.
+func TestOrderRepositoryContract(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		db := contractDB(t, databaseURL)
+		newStockPlace(t, db) // articles 1 and 2
+		add := func(p order.NewOrder) *order.Order {
+			t.Helper()
+			o, err := order.New(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			write(t, db, func(ctx context.Context, s ports.Store) error { return s.Orders().Add(ctx, o) })
+			return o
+		}
+		outstanding := func(article int64) int {
+			t.Helper()
+			var n int
+			err := db.Read(context.Background(), func(ctx context.Context, s ports.Store) (err error) {
+				n, err = s.Orders().Outstanding(ctx, article)
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+
+		open := add(order.NewOrder{Number: "10001", Details: []order.NewDetail{
+			{ArticleDetailID: 1, Quantity: 3, Shipped: 1},
+			{ID: 900, ArticleDetailID: 2, Quantity: 4},
+			{ArticleDetailID: 1, Quantity: 2, Status: "Cancelled"},
+		}})
+		add(order.NewOrder{ID: 77, Number: "10002", Status: "Cancelled", Details: []order.NewDetail{{ArticleDetailID: 1, Quantity: 5}}})
+
+		t.Run("add assigns ids and keeps the positions as pushed", func(t *testing.T) {
+			if open.ID() <= 0 || open.Details()[1].ID() != 900 || open.Details()[0].ID() == 0 || open.Details()[2].ID() == 0 {
+				t.Fatalf("ids: order %d, details %d %d %d", open.ID(), open.Details()[0].ID(), open.Details()[1].ID(), open.Details()[2].ID())
+			}
+			var got *order.Order
+			err := db.Read(context.Background(), func(ctx context.Context, s ports.Store) (err error) {
+				got, err = s.Orders().GetByNumber(ctx, "10001")
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, open) {
+				t.Errorf("read back\n got %+v\nwant %+v", got, open)
+			}
+		})
+
+		t.Run("a taken id or number is refused with the domain's message", func(t *testing.T) {
+			o, err := order.New(order.NewOrder{Number: "10001", Details: []order.NewDetail{{ArticleDetailID: 1, Quantity: 1}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = db.Write(context.Background(), func(ctx context.Context, s ports.Store) error { return s.Orders().Add(ctx, o) })
+			var e *errs.Error
+			if !errors.As(err, &e) || e.Kind != errs.Invalid || len(e.Fields) != 1 || e.Fields[0].Property != "number" ||
+				e.Fields[0].Message != `an order with number "10001" already exists` {
+				t.Errorf("got %v", err)
+			}
+		})
+
+		t.Run("outstanding sums what positions still have to ship, as the domain says", func(t *testing.T) {
+			// 10001: 2 of article 1 (3 - 1 shipped; the cancelled position holds
+			// nothing) and 4 of article 2; the cancelled order 10002 holds nothing.
+			if a, b := outstanding(1), outstanding(2); a != 2 || b != 4 {
+				t.Errorf("outstanding %d and %d, want 2 and 4", a, b)
+			}
+		})
+
+		t.Run("save writes shipments and what is left to ship", func(t *testing.T) {
+			write(t, db, func(ctx context.Context, s ports.Store) error {
+				found, err := s.Orders().ByDetailIDs(ctx, []int64{900, 900})
+				if err != nil {
+					return err
+				}
+				if len(found) != 1 || found[0].ID() != open.ID() {
+					t.Errorf("by detail ids: %+v", found)
+				}
+				if err := found[0].ShipDetail(900, 3); err != nil {
+					return err
+				}
+				return s.Orders().Save(ctx, found...)
+			})
+			if a, b := outstanding(1), outstanding(2); a != 2 || b != 1 {
+				t.Errorf("outstanding %d and %d, want 2 and 1", a, b)
+			}
+			var got *order.Order
+			err := db.Read(context.Background(), func(ctx context.Context, s ports.Store) (err error) {
+				got, err = s.Orders().Get(ctx, open.ID())
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d, _ := got.Detail(900); d.Shipped() != 3 || got.Status() != order.StatusPartiallyDelivered {
+				t.Errorf("shipped %d, status %s", d.Shipped(), got.Status())
+			}
+		})
+	})
+}
