@@ -158,7 +158,9 @@ func TestStockRepositoryContract(t *testing.T) {
 		whCode := func(code string) stock.LocationSpec {
 			return stock.LocationSpec{Warehouse: &stock.WarehouseSpec{Code: code}}
 		}
-		bin := func(id int64) stock.LocationSpec { return stock.LocationSpec{BinLocation: &stock.BinLocationSpec{ID: id}} }
+		bin := func(id int64) stock.LocationSpec {
+			return stock.LocationSpec{BinLocation: &stock.BinLocationSpec{ID: id}}
+		}
 		binIn := func(code string, whID int64) stock.LocationSpec {
 			return stock.LocationSpec{BinLocation: &stock.BinLocationSpec{Code: code, WarehouseID: whID}}
 		}
