@@ -44,7 +44,7 @@ func (s *Scope) add(article int64, at LocationSpec, whole bool) {
 
 // ScopeOf is the scope of a batch: the needs of all its operations.
 func ScopeOf(ops ...Operation) Scope {
-	var s Scope
+	s := Scope{needs: make(map[need]bool, len(ops))}
 	for _, op := range ops {
 		if op != nil {
 			op.Declare(&s)
