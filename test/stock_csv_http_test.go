@@ -232,6 +232,9 @@ func TestStockCSVImportQuotingAndModes(t *testing.T) {
 		// (the unknown bin location last).
 		e.importOK("set", "set-2", stockImportHeader+"\nWH1,,SKU-1,4\n", 1)
 		e.expectStock("set on the warehouse", e.a1, map[int64]int{e.null1: 4, e.binA: 0, e.binC: 0})
+		// The unknown bin location by the code the export gives it.
+		e.importOK("set", "set-3", stockImportHeader+"\nWH1,erp_null_bin_location,SKU-1,6\n", 1)
+		e.expectStock("set on the unknown bin location", e.a1, map[int64]int{e.null1: 6})
 		e.checkLedger()
 
 		// A trailing line without a line end, and text/csv with a charset.
@@ -458,6 +461,40 @@ func TestStockCSVImportPreview(t *testing.T) {
 		}
 		if _, err := e.App.PreviewStockImport(e.ctx, "tester", application.ImportMode("move"), lines); err == nil {
 			t.Errorf("a preview in an unknown mode succeeded")
+		}
+	})
+}
+
+func TestStockCSVImportRacingDuplicates(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		e := newStockCSVEnv(t, databaseURL)
+		var b strings.Builder
+		b.WriteString(stockImportHeader + "\n")
+		for range 500 {
+			b.WriteString("WH1,A-01,SKU-1,1\n")
+		}
+		body := b.String()
+		results := make(chan *apitest.Response, 2)
+		for range 2 {
+			go func() {
+				req, _ := http.NewRequest(http.MethodPut, "/api/stock/import/change/race", strings.NewReader(body))
+				req.Header.Set("Content-Type", "text/csv")
+				req.SetBasicAuth(apitest.User, apitest.Key)
+				results <- e.DoRaw(t, req)
+			}()
+		}
+		replayed := 0
+		for range 2 {
+			res := <-results
+			if res.Status != http.StatusOK {
+				t.Fatalf("racing import: %s", res)
+			}
+			if res.Header.Get("Idempotent-Replayed") == "true" {
+				replayed++
+			}
+		}
+		if replayed != 1 || e.stockOn(e.a1, e.binA) != 500 {
+			t.Errorf("%d replays, stock %d: want one run and one replay, stock 500", replayed, e.stockOn(e.a1, e.binA))
 		}
 	})
 }
