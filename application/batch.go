@@ -65,6 +65,32 @@ func (a *App) runBatch(ctx context.Context, meta BatchMeta, count int, render Re
 	if count > MaxBatchOperations {
 		return BatchOutcome{}, errs.Invalidf("the batch has %d operations; at most %d are allowed", count, MaxBatchOperations)
 	}
+	return a.idempotent(ctx, meta, func(ctx context.Context, s ports.Store, now time.Time) ([]byte, error) {
+		results, err := run(ctx, s, now)
+		if err != nil {
+			return nil, err
+		}
+		result := BatchResult{Success: true, IdempotencyKey: meta.Key, CreatedAt: a.clock.Now(), Results: results}
+		failed := 0
+		for _, r := range results {
+			if !r.Success {
+				failed++
+			}
+		}
+		if failed > 0 {
+			result.Success = false
+			result.Message = fmt.Sprintf("%d of %d operations failed", failed, len(results))
+		}
+		return render(result)
+	})
+}
+
+// idempotent runs a request under its idempotency key, in one transaction:
+// it claims the key, then replays what the key stored, refuses another
+// request under it (409), or runs the request and stores the response body
+// run returns. An error from run rolls everything back, the claim included,
+// so that a request rejected as a whole does not use up its key.
+func (a *App) idempotent(ctx context.Context, meta BatchMeta, run func(ctx context.Context, s ports.Store, now time.Time) ([]byte, error)) (BatchOutcome, error) {
 	var out BatchOutcome
 	err := a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		out = BatchOutcome{}
@@ -80,22 +106,7 @@ func (a *App) runBatch(ctx context.Context, meta BatchMeta, count int, render Re
 			out = BatchOutcome{Body: stored.Response, Replayed: true}
 			return nil
 		}
-		results, err := run(ctx, s, now)
-		if err != nil {
-			return err
-		}
-		result := BatchResult{Success: true, IdempotencyKey: meta.Key, CreatedAt: a.clock.Now(), Results: results}
-		failed := 0
-		for _, r := range results {
-			if !r.Success {
-				failed++
-			}
-		}
-		if failed > 0 {
-			result.Success = false
-			result.Message = fmt.Sprintf("%d of %d operations failed", failed, len(results))
-		}
-		body, err := render(result)
+		body, err := run(ctx, s, now)
 		if err != nil {
 			return err
 		}

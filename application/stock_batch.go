@@ -31,6 +31,22 @@ func (a *App) StockBatch(ctx context.Context, meta BatchMeta, ops []BatchOperati
 // operation that breaks a rule fails alone and changes nothing; later ones
 // see the effects of earlier ones), and save what changed.
 func applyOperations(ctx context.Context, s ports.Store, now time.Time, meta BatchMeta, ops []BatchOperation) ([]OperationResult, error) {
+	ws, results, err := runOperations(ctx, s, now, meta, ops, nil)
+	if err != nil {
+		return nil, err
+	}
+	return results, s.Stock().Save(ctx, ws)
+}
+
+// watchOperation is called instead of applying operation i directly: it
+// calls apply (which applies it) and may look at the working set around it,
+// as a preview does.
+type watchOperation func(i int, ws *stock.WorkingSet, apply func() error) error
+
+// runOperations is applyOperations without the save, for callers that
+// decide on the results first (an import saves nothing unless every line
+// succeeded). watch may be nil.
+func runOperations(ctx context.Context, s ports.Store, now time.Time, meta BatchMeta, ops []BatchOperation, watch watchOperation) (*stock.WorkingSet, []OperationResult, error) {
 	declared := make([]stock.Operation, 0, len(ops))
 	for _, op := range ops {
 		if op.Problem == "" {
@@ -39,7 +55,7 @@ func applyOperations(ctx context.Context, s ports.Store, now time.Time, meta Bat
 	}
 	ws, err := s.Stock().Load(ctx, stock.ScopeOf(declared...), now)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	results := make([]OperationResult, len(ops))
 	for i, op := range ops {
@@ -48,16 +64,23 @@ func applyOperations(ctx context.Context, s ports.Store, now time.Time, meta Bat
 			continue
 		}
 		ref := stock.Reference{IdempotencyKey: meta.Key, OperationID: string(op.OperationID), User: meta.User}
-		switch err := ws.Apply(op.Op, ref); {
+		apply := func() error { return ws.Apply(op.Op, ref) }
+		var err error
+		if watch != nil {
+			err = watch(i, ws, apply)
+		} else {
+			err = apply()
+		}
+		switch {
 		case err == nil:
 			results[i] = succeeded(op.OperationID)
 		case errs.KindOf(err) == errs.Invalid:
 			results[i] = failed(op.OperationID, err)
 		default:
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return results, s.Stock().Save(ctx, ws)
+	return ws, results, nil
 }
 
 // applyOne runs a single operation that is the whole request: its error is

@@ -19,6 +19,9 @@ type ArticleDetailRepository interface {
 	List(ctx context.Context, q ListQuery) (Page[*catalog.ArticleDetail], error)
 	IDTaken(ctx context.Context, id int64) (bool, error)
 	NumberTaken(ctx context.Context, number string, exceptID int64) (bool, error)
+	// IDsByNumber finds the products with these numbers in one query; a
+	// number that names none is missing from the map.
+	IDsByNumber(ctx context.Context, numbers []string) (map[string]int64, error)
 	// Lock locks the products with these ids in id order, which every
 	// stock writer does first so that concurrent writers never deadlock
 	// and never create the same mapping twice; it returns those that exist.

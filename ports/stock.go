@@ -30,6 +30,12 @@ type StockRepository interface {
 	// in bulk.
 	Save(ctx context.Context, ws *stock.WorkingSet) error
 
+	// EachMapping calls fn for every mapping (of one warehouse when
+	// warehouseID is not 0) in the order warehouse code, bin location code,
+	// article detail number, all from one consistent read, and stops at the
+	// first error fn returns. It streams: the rows are never all in memory.
+	EachMapping(ctx context.Context, warehouseID int64, fn func(StockExportRow) error) error
+
 	WarehouseHasStock(ctx context.Context, warehouseID int64) (bool, error)
 	// BinLocationUsage tells what keeps a bin location from being deleted.
 	BinLocationUsage(ctx context.Context, binLocationID int64) (hasStock, isDefault bool, err error)

@@ -101,4 +101,3 @@ func (r binLocations) CodeTaken(ctx context.Context, warehouseID int64, code str
 	return r.s.idb.NewSelect().Table("bin_locations").
 		Where("warehouse_id = ? AND code = ? AND id <> ?", warehouseID, code, exceptID).Exists(ctx)
 }
-

@@ -37,14 +37,20 @@ var (
 )
 
 type errorBody struct {
-	Success bool         `json:"success"`
-	Message string       `json:"message"`
-	Errors  []fieldError `json:"errors,omitempty"`
+	Success bool   `json:"success"`
+	Message string `json:"message"`
+	// Errors is []fieldError for a request body, []lineError for a file.
+	Errors any `json:"errors,omitempty"`
 }
 
 type fieldError struct {
 	Property string `json:"property"`
 	Message  string `json:"message"`
+}
+
+type lineError struct {
+	Line    int    `json:"line"`
+	Message string `json:"message"`
 }
 
 // writeError answers with the status the error's kind calls for. Internal
@@ -63,8 +69,19 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) 
 	body := errorBody{Message: "internal error, see the log for request " + requestID(r.Context())}
 	if e, ok := errs.As(err); ok && kind != errs.Internal {
 		body.Message = e.Message
-		for _, f := range e.Fields {
-			body.Errors = append(body.Errors, fieldError{Property: f.Property, Message: f.Message})
+		if len(e.Fields) > 0 {
+			fields := make([]fieldError, len(e.Fields))
+			for i, f := range e.Fields {
+				fields[i] = fieldError{Property: f.Property, Message: f.Message}
+			}
+			body.Errors = fields
+		}
+		if len(e.Lines) > 0 {
+			lines := make([]lineError, len(e.Lines))
+			for i, l := range e.Lines {
+				lines[i] = lineError{Line: l.Line, Message: l.Message}
+			}
+			body.Errors = lines
 		}
 	}
 	if kind == errs.Internal || kind == errs.Unavailable {

@@ -76,6 +76,7 @@ func (h *Handler) routes() {
 	h.stockRoutes()
 	h.articleRoutes()
 	h.orderRoutes()
+	h.stockCSVRoutes()
 }
 
 // api registers an authenticated route whose handler reports failures as
@@ -143,7 +144,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		route = "unmatched"
 	}
 	defer func() {
-		if p := recover(); p != nil {
+		p := recover()
+		// ErrAbortHandler cuts a response that broke off after it began
+		// (a streamed export): the server closes the connection, so the
+		// client cannot take a truncated body for a whole one.
+		abort := p == http.ErrAbortHandler
+		if p != nil && !abort {
 			h.log.Error("panic", zap.String("request_id", id), zap.Any("panic", p), zap.Stack("stack"))
 			if !rec.wrote {
 				h.writeError(rec, r, fmt.Errorf("panic: %v", p))
@@ -155,6 +161,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.log.Info("request", zap.String("request_id", id), zap.String("method", r.Method),
 			zap.String("path", r.URL.Path), zap.Int("status", rec.status), zap.Duration("duration", elapsed),
 			zap.String("user", apiUser(r.Context())))
+		if abort {
+			panic(http.ErrAbortHandler)
+		}
 	}()
 	if pattern == "" {
 		h.unmatched(rec, r)

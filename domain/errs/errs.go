@@ -45,12 +45,20 @@ type FieldError struct {
 	Message  string
 }
 
+// LineError names one line of an uploaded file that failed; lines count
+// from 1, as an editor shows them.
+type LineError struct {
+	Line    int
+	Message string
+}
+
 // Error is the service's error: a kind, a message meant for the client and,
-// for validation failures, the offending properties.
+// for validation failures, the offending properties or lines of a file.
 type Error struct {
 	Kind    Kind
 	Message string
 	Fields  []FieldError
+	Lines   []LineError
 	cause   error
 }
 
@@ -86,6 +94,11 @@ func InvalidFields(fields ...FieldError) *Error {
 		msg = fmt.Sprintf("validation failed for %d properties", len(fields))
 	}
 	return &Error{Kind: Invalid, Message: msg, Fields: fields}
+}
+
+// InvalidLines is the rejection of a whole file because of the given lines.
+func InvalidLines(message string, lines ...LineError) *Error {
+	return &Error{Kind: Invalid, Message: message, Lines: lines}
 }
 
 // Wrap keeps cause for the log while the client sees only message.

@@ -1,0 +1,139 @@
+package http
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"go.uber.org/zap"
+
+	"github.com/shopstock/inventory/adapters/stockcsv"
+	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/ports"
+)
+
+// maxCSVBytes bounds an import: 100 000 lines with codes of a realistic
+// length fit several times over.
+const maxCSVBytes = 32 << 20
+
+var (
+	errCSVTooLarge    = &protocolError{http.StatusRequestEntityTooLarge, "request body is larger than 32 MiB"}
+	errUnsupportedCSV = &protocolError{http.StatusUnsupportedMediaType, "request body must be text/csv (in UTF-8)"}
+)
+
+func (h *Handler) stockCSVRoutes() {
+	h.api("GET /api/stock.csv", h.exportStock)
+	h.api("PUT /api/stock/import/{mode}/{idempotencyKey}", h.importStock)
+}
+
+// exportStock streams every mapping as CSV. Until the first row is written
+// an error is an ordinary error response; after it, the connection is cut.
+func (h *Handler) exportStock(w http.ResponseWriter, r *http.Request) error {
+	query := r.URL.Query()
+	for name := range query {
+		if name != "warehouse" {
+			return errs.Invalidf("unknown query parameter %q; allowed: warehouse", name)
+		}
+	}
+	code := ""
+	if values, ok := query["warehouse"]; ok {
+		if len(values) != 1 {
+			return errs.Invalidf("give warehouse once")
+		}
+		if code = strings.TrimSpace(values[0]); code == "" {
+			return errs.Invalidf("warehouse must be a warehouse code, not empty")
+		}
+	}
+	var out *stockcsv.Writer
+	start := func() error {
+		w.Header().Set("Content-Type", "text/csv")
+		w.Header().Set("Content-Disposition", `attachment; filename="stock.csv"`)
+		w.WriteHeader(http.StatusOK)
+		var err error
+		out, err = stockcsv.NewWriter(w)
+		return err
+	}
+	err := h.app.ExportStock(r.Context(), code, func(row ports.StockExportRow) error {
+		if out == nil {
+			if err := start(); err != nil {
+				return err
+			}
+		}
+		return out.Write(row)
+	})
+	if err == nil && out == nil {
+		err = start() // no mappings: the header alone
+	}
+	if err == nil {
+		err = out.Flush()
+	}
+	if err != nil && out != nil {
+		h.log.Warn("stock export broke off", zap.String("request_id", requestID(r.Context())), zap.Error(err))
+		panic(http.ErrAbortHandler)
+	}
+	return err
+}
+
+// importStock applies a CSV import, all lines or none, under its key.
+func (h *Handler) importStock(w http.ResponseWriter, r *http.Request) error {
+	mode := application.ImportMode(r.PathValue("mode"))
+	if mode != application.ImportSet && mode != application.ImportChange {
+		return errs.NotFoundf("import mode %q not found: use set or change", mode)
+	}
+	raw, err := readCSV(w, r)
+	if err != nil {
+		return err
+	}
+	lines, err := stockcsv.ReadImport(raw)
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(raw)
+	meta := application.BatchMeta{
+		Key: r.PathValue("idempotencyKey"), Endpoint: "stock/import/" + string(mode),
+		Fingerprint: hex.EncodeToString(sum[:]), User: apiUser(r.Context()),
+	}
+	out, err := h.app.ImportStock(r.Context(), meta, mode, lines, renderImport)
+	if err != nil {
+		return err
+	}
+	writeBatch(w, out)
+	return nil
+}
+
+type importData struct {
+	Lines int `json:"lines"`
+}
+
+func renderImport(r application.ImportResult) ([]byte, error) {
+	return json.Marshal(dataBody[importData]{Success: true, Data: importData{Lines: r.Lines}})
+}
+
+// readCSV returns a text/csv request body, checked for media type and size.
+func readCSV(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "text/csv" {
+		return nil, errUnsupportedCSV
+	}
+	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "us-ascii") {
+		return nil, errUnsupportedCSV
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxCSVBytes))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return nil, errCSVTooLarge
+		}
+		return nil, errs.Invalidf("cannot read request body: %v", err)
+	}
+	if strings.IndexByte(string(body), 0) >= 0 {
+		return nil, errs.Invalidf("request body must not contain the NUL character")
+	}
+	return body, nil
+}

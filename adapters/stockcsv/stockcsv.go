@@ -1,0 +1,152 @@
+// Package stockcsv is the CSV form of stock, shared by every adapter that
+// offers it (the JSON API and the console): the export's columns and the
+// import's, read and written with encoding/csv (RFC 4180 quoting; an import
+// may end its lines in CRLF or LF, the export ends them in LF).
+package stockcsv
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/code"
+	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/stock"
+	"github.com/shopstock/inventory/ports"
+)
+
+// ExportHeader is the first line of an export.
+var ExportHeader = []string{"warehouseCode", "binLocationCode", "articleDetailNumber", "articleDetailId",
+	"stock", "reservedStock", "defaultMapping", "lastStockTake"}
+
+// ImportHeader is the first line an import must have.
+var ImportHeader = []string{"warehouseCode", "binLocationCode", "articleDetailNumber", "quantity"}
+
+// timeLayout is the API's timestamp, always written in UTC.
+const timeLayout = "2006-01-02T15:04:05-0700"
+
+// Writer writes an export, one mapping a line, after the header.
+type Writer struct {
+	csv    *csv.Writer
+	record []string
+}
+
+// NewWriter writes the header to w and returns a writer for the rows. The
+// writer buffers; Flush sends what is left.
+func NewWriter(w io.Writer) (*Writer, error) {
+	x := &Writer{csv: csv.NewWriter(w), record: make([]string, len(ExportHeader))}
+	return x, x.csv.Write(ExportHeader)
+}
+
+// Write adds one mapping.
+func (x *Writer) Write(r ports.StockExportRow) error {
+	last := ""
+	if r.LastStockTake != nil {
+		last = r.LastStockTake.UTC().Format(timeLayout)
+	}
+	x.record[0], x.record[1], x.record[2] = r.WarehouseCode, r.BinLocationCode, r.ArticleDetailNumber
+	x.record[3] = strconv.FormatInt(r.ArticleDetailID, 10)
+	x.record[4], x.record[5] = strconv.Itoa(r.Stock), strconv.Itoa(r.ReservedStock)
+	x.record[6], x.record[7] = strconv.FormatBool(r.DefaultMapping), last
+	return x.csv.Write(x.record)
+}
+
+// Flush writes what is buffered and reports any error of the writes.
+func (x *Writer) Flush() error {
+	x.csv.Flush()
+	return x.csv.Error()
+}
+
+// ReadImport reads an import file: the header, then up to
+// application.MaxImportLines lines. What makes the file unreadable as a
+// whole (no header, a wrong one, no lines, too many) is an Invalid error; a
+// line that cannot be read comes back with its Problem set, so that the
+// report names every failing line. Line numbers are the file's, the header
+// being line 1; a line whose quoted field spans several lines of the file
+// has the number of the first.
+func ReadImport(body []byte) ([]application.ImportLine, error) {
+	body = bytes.TrimPrefix(body, []byte("\ufeff")) // spreadsheets mark UTF-8 so
+	r := csv.NewReader(bytes.NewReader(body))
+	r.FieldsPerRecord = -1 // checked per line, so that a short line fails alone
+	r.ReuseRecord = true
+	header, err := r.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, errs.Invalidf("the import is empty: the first line must be the header %s", strings.Join(ImportHeader, ","))
+	}
+	if err != nil || !slices.Equal(header, ImportHeader) {
+		msg := fmt.Sprintf("the first line must be the header %s", strings.Join(ImportHeader, ","))
+		if err == nil {
+			msg += fmt.Sprintf(", not %s", strings.Join(header, ","))
+		}
+		return nil, errs.InvalidLines(msg, errs.LineError{Line: 1, Message: msg})
+	}
+	var lines []application.ImportLine
+	for {
+		record, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if len(lines) == application.MaxImportLines {
+			return nil, errs.Invalidf("the import has more than %d lines after the header", application.MaxImportLines)
+		}
+		var parseErr *csv.ParseError
+		switch {
+		case errors.As(err, &parseErr):
+			lines = append(lines, application.ImportLine{Line: parseErr.StartLine,
+				Problem: fmt.Sprintf("not valid CSV: %v (line %d, column %d)", parseErr.Err, parseErr.Line, parseErr.Column)})
+			continue
+		case err != nil:
+			return nil, errs.Invalidf("cannot read the import: %v", err)
+		}
+		number, _ := r.FieldPos(0)
+		lines = append(lines, readLine(number, record))
+	}
+	if len(lines) == 0 {
+		return nil, errs.Invalidf("the import has no lines after the header: send 1 to %d", application.MaxImportLines)
+	}
+	return lines, nil
+}
+
+func readLine(number int, record []string) application.ImportLine {
+	l := application.ImportLine{Line: number}
+	if len(record) != len(ImportHeader) {
+		l.Problem = fmt.Sprintf("a line must have %d fields (%s), not %d", len(ImportHeader), strings.Join(ImportHeader, ","), len(record))
+		return l
+	}
+	var problems []string
+	parse := func(property, raw string) string {
+		c, err := code.Parse(raw)
+		if err != nil {
+			problems = append(problems, property+" "+err.Error())
+		}
+		return c
+	}
+	l.WarehouseCode = parse("warehouseCode", record[0])
+	if strings.TrimSpace(record[1]) != "" {
+		l.BinLocationCode = parse("binLocationCode", record[1])
+	}
+	l.ArticleDetailNumber = parse("articleDetailNumber", record[2])
+	raw := strings.TrimSpace(record[3])
+	if n, err := strconv.ParseInt(raw, 10, 64); err != nil {
+		problems = append(problems, fmt.Sprintf("quantity must be an integer, not %q", record[3]))
+	} else if q, err := stock.ParseQuantity("quantity", n); err != nil {
+		problems = append(problems, messageOf(err))
+	} else {
+		l.Quantity = q
+	}
+	l.Problem = strings.Join(problems, "; ")
+	return l
+}
+
+func messageOf(err error) string {
+	if e, ok := errs.As(err); ok {
+		return e.Message
+	}
+	return err.Error()
+}

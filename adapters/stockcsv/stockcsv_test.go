@@ -1,0 +1,105 @@
+package stockcsv
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/ports"
+)
+
+const header = "warehouseCode,binLocationCode,articleDetailNumber,quantity"
+
+func TestReadImportNumbersLinesAsTheFileDoes(t *testing.T) {
+	body := "\ufeff" + header + "\r\n" +
+		"WH1,A-01,SKU-1,5\r\n" + // 2
+		"\r\n" + // 3: blank, skipped
+		"\"WH1\",\"B,\"\"02\"\"\", SKU-2 ,-3\r\n" + // 4
+		"WH1,\"two\nlines\",SKU-1,1\n" + // 5-6
+		"WH1,,SKU-1,+7" // 7, no line end
+	lines, err := ReadImport([]byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []application.ImportLine{
+		{Line: 2, WarehouseCode: "WH1", BinLocationCode: "A-01", ArticleDetailNumber: "SKU-1", Quantity: 5},
+		{Line: 4, WarehouseCode: "WH1", BinLocationCode: `B,"02"`, ArticleDetailNumber: "SKU-2", Quantity: -3},
+		{Line: 5, WarehouseCode: "WH1", ArticleDetailNumber: "SKU-1", Quantity: 1, BinLocationCode: "two\nlines",
+			Problem: "binLocationCode must not contain control characters"},
+		{Line: 7, WarehouseCode: "WH1", ArticleDetailNumber: "SKU-1", Quantity: 7},
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines, want %d: %+v", len(lines), len(want), lines)
+	}
+	for i := range want {
+		if lines[i] != want[i] {
+			t.Errorf("line %d\n got %+v\nwant %+v", i, lines[i], want[i])
+		}
+	}
+}
+
+func TestReadImportReportsEveryProblemOfALine(t *testing.T) {
+	lines, err := ReadImport([]byte(header + "\n,A-01,,1.5\nWH1,A-01,SKU\nWH1,A\"1,SKU,1\nWH1,A,SKU,-1000000001\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{
+		`warehouseCode must not be empty; articleDetailNumber must not be empty; quantity must be an integer, not "1.5"`,
+		"a line must have 4 fields (warehouseCode,binLocationCode,articleDetailNumber,quantity), not 3",
+		"not valid CSV: bare \" in non-quoted-field (line 4, column 6)",
+		"quantity: must be an integer from -1000000000 to 1000000000",
+	} {
+		if lines[i].Problem != want || lines[i].Line != i+2 {
+			t.Errorf("line %d: %d %q, want %d %q", i, lines[i].Line, lines[i].Problem, i+2, want)
+		}
+	}
+}
+
+func TestReadImportRefusesAFileWithoutItsHeaderOrLines(t *testing.T) {
+	for name, body := range map[string]string{
+		"empty":         "",
+		"no header":     "WH1,A-01,SKU-1,5\n",
+		"wrong header":  "warehouse,bin,number,quantity\nWH1,A-01,SKU-1,5\n",
+		"spaced header": "warehouseCode, binLocationCode, articleDetailNumber, quantity\n",
+		"header only":   header + "\n",
+		"blank lines":   header + "\n\n\n",
+		"too many":      header + "\n" + strings.Repeat("WH1,A,S,1\n", application.MaxImportLines+1),
+	} {
+		if _, err := ReadImport([]byte(body)); errs.KindOf(err) != errs.Invalid {
+			t.Errorf("%s: %v, want invalid", name, err)
+		}
+	}
+	if lines, err := ReadImport([]byte(header + "\n" + strings.Repeat("WH1,A,S,1\n", application.MaxImportLines))); err != nil || len(lines) != application.MaxImportLines {
+		t.Errorf("exactly %d lines: %d, %v", application.MaxImportLines, len(lines), err)
+	}
+}
+
+func TestWriterQuotesAndFormats(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 11, 23, 12, 30, 0, 0, time.FixedZone("CET", 3600))
+	rows := []ports.StockExportRow{
+		{WarehouseCode: "WH1", BinLocationCode: "A,1", ArticleDetailNumber: `say "hi"`, ArticleDetailID: 7, Stock: 5, ReservedStock: 2, DefaultMapping: true, LastStockTake: &at},
+		{WarehouseCode: "WH1", BinLocationCode: "erp_null_bin_location", ArticleDetailNumber: "SKU", ArticleDetailID: 8, Stock: 1},
+	}
+	for _, r := range rows {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	want := "warehouseCode,binLocationCode,articleDetailNumber,articleDetailId,stock,reservedStock,defaultMapping,lastStockTake\n" +
+		`WH1,"A,1","say ""hi""",7,5,2,true,2026-11-23T11:30:00+0000` + "\n" +
+		"WH1,erp_null_bin_location,SKU,8,1,0,false,\n"
+	if buf.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
+	}
+}

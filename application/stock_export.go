@@ -1,0 +1,32 @@
+package application
+
+import (
+	"context"
+
+	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/ports"
+)
+
+// ExportStock hands every mapping to each, ordered by warehouse code, bin
+// location code and article detail number, or only those of the warehouse
+// with code warehouseCode when it is not empty (an unknown code is Invalid,
+// reported before each is called at all). It streams: each sees one row at
+// a time.
+func (a *App) ExportStock(ctx context.Context, warehouseCode string, each func(ports.StockExportRow) error) error {
+	return a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
+		var warehouseID int64
+		if warehouseCode != "" {
+			p, err := s.Warehouses().List(ctx, ports.ListQuery{Limit: 1, Filters: []ports.Filter{
+				{Property: "warehouse.code", Expression: ports.ExprEqual, Values: []any{warehouseCode}},
+			}})
+			if err != nil {
+				return err
+			}
+			if len(p.Items) == 0 {
+				return errs.Invalidf("warehouse with code %q does not exist", warehouseCode)
+			}
+			warehouseID = p.Items[0].ID()
+		}
+		return s.Stock().EachMapping(ctx, warehouseID, each)
+	})
+}

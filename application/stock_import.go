@@ -1,0 +1,162 @@
+package application
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/idempotency"
+	"github.com/shopstock/inventory/domain/stock"
+	"github.com/shopstock/inventory/ports"
+)
+
+// ImportMode says what the quantity of an import line means.
+type ImportMode string
+
+const (
+	// ImportSet is a stocktake: the quantity is the new stock (stock.Set).
+	ImportSet ImportMode = "set"
+	// ImportChange adds the quantity, or takes it away when negative
+	// (stock.Change).
+	ImportChange ImportMode = "change"
+)
+
+// MaxImportLines is the most lines one import may carry after its header.
+const MaxImportLines = 100_000
+
+// MaxImportErrors is the most failing lines a rejected import lists.
+const MaxImportErrors = 100
+
+// ImportLine is one line of a stock import as an adapter read it. Line is
+// its number in the file (the header is line 1). An empty BinLocationCode
+// means the warehouse, by the default strategy. Problem, when set, is why
+// the adapter could not read the line: it then fails with that message.
+type ImportLine struct {
+	Line                int
+	WarehouseCode       string
+	BinLocationCode     string
+	ArticleDetailNumber string
+	Quantity            int
+	Problem             string
+}
+
+// ImportResult is the outcome of an applied import.
+type ImportResult struct {
+	Lines int
+}
+
+// RenderImport turns an import's result into the bytes stored for replay
+// and sent.
+type RenderImport func(ImportResult) ([]byte, error)
+
+// ImportStock applies every line of a stock import in one transaction, or
+// none: when any line fails (it cannot be read, names nothing, or breaks a
+// stock rule at the point of the file where it comes), the import is an
+// Invalid error listing up to MaxImportErrors failing lines, and nothing is
+// kept, not even the claim of the idempotency key. Lines apply in order
+// through the batch loop, so a line sees the effects of the lines before it;
+// ledger entries carry the key, the API user and the line number as the
+// operationId.
+func (a *App) ImportStock(ctx context.Context, meta BatchMeta, mode ImportMode, lines []ImportLine, render RenderImport) (BatchOutcome, error) {
+	if _, err := idempotency.ParseKey(meta.Key); err != nil {
+		return BatchOutcome{}, err
+	}
+	if err := checkImport(mode, lines); err != nil {
+		return BatchOutcome{}, err
+	}
+	return a.idempotent(ctx, meta, func(ctx context.Context, s ports.Store, now time.Time) ([]byte, error) {
+		ops, err := importOperations(ctx, s, mode, lines)
+		if err != nil {
+			return nil, err
+		}
+		ws, results, err := runOperations(ctx, s, now, meta, ops, nil)
+		if err != nil {
+			return nil, err
+		}
+		if err := rejection(lines, results); err != nil {
+			return nil, err
+		}
+		if err := s.Stock().Save(ctx, ws); err != nil {
+			return nil, err
+		}
+		return render(ImportResult{Lines: len(lines)})
+	})
+}
+
+func checkImport(mode ImportMode, lines []ImportLine) error {
+	if mode != ImportSet && mode != ImportChange {
+		return errs.Invalidf("import mode %q is unknown: use %q or %q", mode, ImportSet, ImportChange)
+	}
+	if len(lines) == 0 {
+		return errs.Invalidf("the import has no lines after the header: send 1 to %d", MaxImportLines)
+	}
+	if len(lines) > MaxImportLines {
+		return errs.Invalidf("the import has %d lines after the header; at most %d are allowed", len(lines), MaxImportLines)
+	}
+	return nil
+}
+
+// importOperations turns lines into the operations of the batch loop, with
+// the article details' numbers resolved in one query. The operationId of
+// each is its line number.
+func importOperations(ctx context.Context, s ports.Store, mode ImportMode, lines []ImportLine) ([]BatchOperation, error) {
+	numbers := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if l.Problem == "" {
+			numbers = append(numbers, l.ArticleDetailNumber)
+		}
+	}
+	ids, err := s.ArticleDetails().IDsByNumber(ctx, numbers)
+	if err != nil {
+		return nil, err
+	}
+	ops := make([]BatchOperation, len(lines))
+	for i, l := range lines {
+		ops[i].OperationID = []byte(strconv.Itoa(l.Line))
+		if l.Problem != "" {
+			ops[i].Problem = l.Problem
+			continue
+		}
+		article, ok := ids[l.ArticleDetailNumber]
+		if !ok {
+			ops[i].Problem = fmt.Sprintf("article detail with number %q does not exist", l.ArticleDetailNumber)
+			continue
+		}
+		at := stock.LocationSpec{Warehouse: &stock.WarehouseSpec{Code: l.WarehouseCode}}
+		if l.BinLocationCode != "" {
+			at = stock.LocationSpec{BinLocation: &stock.BinLocationSpec{Code: l.BinLocationCode, WarehouseCode: l.WarehouseCode}}
+		}
+		if mode == ImportSet {
+			ops[i].Op = stock.Set{ArticleDetailID: article, At: at, Quantity: l.Quantity}
+		} else {
+			ops[i].Op = stock.Change{ArticleDetailID: article, At: at, Quantity: l.Quantity}
+		}
+	}
+	return ops, nil
+}
+
+// rejection is the error of an import with failing lines, nil when every
+// line succeeded.
+func rejection(lines []ImportLine, results []OperationResult) error {
+	var failures []errs.LineError
+	count := 0
+	for i, r := range results {
+		if r.Success {
+			continue
+		}
+		count++
+		if len(failures) < MaxImportErrors {
+			failures = append(failures, errs.LineError{Line: lines[i].Line, Message: r.Message})
+		}
+	}
+	if count == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("the import was rejected and changed nothing: %d of %d lines failed", count, len(lines))
+	if count > MaxImportErrors {
+		msg += fmt.Sprintf("; the first %d are listed", MaxImportErrors)
+	}
+	return errs.InvalidLines(msg, failures...)
+}
