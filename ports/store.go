@@ -30,6 +30,7 @@ type Store interface {
 	Orders() OrderRepository
 	Outbox() OutboxRepository
 	APIUsers() APIUserRepository
+	DigestNonces() DigestNonceStore
 }
 
 // Clock tells the time; the domain never reads it itself.
@@ -75,19 +76,4 @@ type BinLocationRepository interface {
 	CodeTaken(ctx context.Context, warehouseID int64, code string, exceptID int64) (bool, error)
 	// Find returns the bin locations named by any of ids or refs.
 	Find(ctx context.Context, ids []int64, refs []BinLocationRef) ([]*warehouse.BinLocation, error)
-}
-
-// APIUser is an account that may call the API; only a hash of its key is kept.
-type APIUser struct {
-	ID      int64
-	Name    string
-	KeyHash string
-}
-
-// APIUserRepository stores API users.
-type APIUserRepository interface {
-	FindByName(ctx context.Context, name string) (*APIUser, error) // nil when unknown
-	Count(ctx context.Context) (int, error)
-	// Upsert creates the user or replaces its key hash.
-	Upsert(ctx context.Context, name, keyHash string) error
 }
