@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 
+	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/user"
 	"github.com/shopstock/inventory/ports"
 )
@@ -17,6 +18,18 @@ func newKey() string { return rand.Text() + rand.Text() }
 // admin with a random key only when no user exists, and returns that key so
 // it can be shown once.
 func (a *App) EnsureAPIUser(ctx context.Context, name, key string) (generatedKey string, err error) {
+	// Instances starting together may both find no user and both add it;
+	// the loser of that race finds the winner's user on its second try.
+	for attempt := 0; attempt < 2; attempt++ {
+		generatedKey, err = a.ensureAPIUser(ctx, name, key)
+		if e, ok := errs.As(err); !ok || len(e.Fields) != 1 || e.Fields[0].Property != "name" {
+			break
+		}
+	}
+	return generatedKey, err
+}
+
+func (a *App) ensureAPIUser(ctx context.Context, name, key string) (generatedKey string, err error) {
 	err = a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		generatedKey = ""
 		repo := s.APIUsers()
