@@ -165,7 +165,9 @@ func TestDigestNoncesExpireAndCountsAreNotReplayed(t *testing.T) {
 		other := e.second()
 		for _, alg := range user.DigestAlgorithms {
 			nonce := digestNonce.FindStringSubmatch(digestChallenges(t, e.Env, "/api/warehouses")[1])[1]
-			auth := func(nc string) string { return digestAuthorization("shop", key, alg, "GET", "/api/warehouses", nonce, nc) }
+			auth := func(nc string) string {
+				return digestAuthorization("shop", key, alg, "GET", "/api/warehouses", nonce, nc)
+			}
 			first := auth("00000001")
 			if res := digestGet(t, e.Env, first); res.Status != http.StatusOK {
 				t.Fatalf("%s: %s", alg, res)
