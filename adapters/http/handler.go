@@ -3,6 +3,7 @@
 package http
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -28,6 +29,9 @@ type Config struct {
 	BaseURL string
 	// Now is the clock of the failed-attempt limits; nil means time.Now.
 	Now func() time.Time
+	// FailedAttempts is how many failed authentications one user name or
+	// client address may have within a minute; 0 means the contract's 20.
+	FailedAttempts int
 }
 
 func (c Config) now() time.Time {
@@ -59,7 +63,7 @@ type Handler struct {
 func NewHandler(app *application.App, log *zap.Logger, cfg Config, ready Readiness, reg *prometheus.Registry) (*Handler, error) {
 	h := &Handler{
 		app: app, log: log, cfg: cfg, ready: ready, mux: http.NewServeMux(), validator: newValidator(),
-		attempts: newAttemptLimiter(maxFailedAttempts, attemptWindow),
+		attempts: newAttemptLimiter(cmp.Or(cfg.FailedAttempts, maxFailedAttempts), attemptWindow),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "inventory_http_requests_total", Help: "HTTP requests by route and status.",
 		}, []string{"method", "route", "status"}),
