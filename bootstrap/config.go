@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/shopstock/inventory/domain/user"
 )
 
 // Config is the service's configuration, read from the environment.
@@ -46,6 +48,9 @@ func ConfigFromEnv() (Config, error) {
 		return c, fmt.Errorf("INVENTORY_IDEMPOTENCY_RETENTION: want a positive Go duration such as 720h, got %q", os.Getenv("INVENTORY_IDEMPOTENCY_RETENTION"))
 	}
 	c.IdempotencyRetention = retention
+	if c.APIKey != "" && len(c.APIKey) < user.MinKeyLength {
+		return c, fmt.Errorf("INVENTORY_API_KEY: want at least %d characters, got %d; a short key can be guessed", user.MinKeyLength, len(c.APIKey))
+	}
 	if c.LogFormat != "json" && c.LogFormat != "console" {
 		return c, fmt.Errorf("INVENTORY_LOG_FORMAT: want json or console, got %q", c.LogFormat)
 	}
