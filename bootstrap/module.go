@@ -46,21 +46,24 @@ func Options(c Config) fx.Option {
 	)
 }
 
+// migrationTimeout bounds the migration step. It runs while fx builds the
+// service, before any start hook, so fx's start timeout (15 s) does not cut
+// a long migration short; a killed one is rolled back and run again.
+const migrationTimeout = time.Hour
+
 func newDatabase(lc fx.Lifecycle, c Config, log *zap.Logger) (*bunstore.DB, error) {
 	db, err := bunstore.Open(c.DatabaseURL)
 	if err != nil {
 		return nil, err
 	}
-	lc.Append(fx.Hook{
-		OnStart: func(ctx context.Context) error {
-			if err := db.Migrate(ctx); err != nil {
-				return err
-			}
-			log.Info("database ready", zap.Bool("postgres", db.Postgres()))
-			return nil
-		},
-		OnStop: func(context.Context) error { return db.Close() },
-	})
+	ctx, cancel := context.WithTimeout(context.Background(), migrationTimeout)
+	defer cancel()
+	if err := db.Migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	log.Info("database ready", zap.Bool("postgres", db.Postgres()))
+	lc.Append(fx.Hook{OnStop: func(context.Context) error { return db.Close() }})
 	return db, nil
 }
 
