@@ -15,6 +15,8 @@ type Config struct {
 	APIUser              string
 	APIKey               string
 	SMTPURL              string
+	SMTPTLS              string
+	SMTPAuth             string
 	MailFrom             string
 	BaseURL              string
 	IdempotencyRetention time.Duration
@@ -36,6 +38,8 @@ func ConfigFromEnv() (Config, error) {
 		APIUser:     get("INVENTORY_API_USER", "admin"),
 		APIKey:      get("INVENTORY_API_KEY", ""),
 		SMTPURL:     get("INVENTORY_SMTP_URL", ""),
+		SMTPTLS:     get("INVENTORY_SMTP_TLS", ""),
+		SMTPAuth:    get("INVENTORY_SMTP_AUTH", "auto"),
 		MailFrom:    get("INVENTORY_MAIL_FROM", "inventory@localhost"),
 		BaseURL:     get("INVENTORY_BASE_URL", ""),
 		LogLevel:    get("INVENTORY_LOG_LEVEL", "info"),
@@ -46,6 +50,16 @@ func ConfigFromEnv() (Config, error) {
 		return c, fmt.Errorf("INVENTORY_IDEMPOTENCY_RETENTION: want a positive Go duration such as 720h, got %q", os.Getenv("INVENTORY_IDEMPOTENCY_RETENTION"))
 	}
 	c.IdempotencyRetention = retention
+	switch c.SMTPTLS {
+	case "", "mandatory", "opportunistic", "none":
+	default:
+		return c, fmt.Errorf("INVENTORY_SMTP_TLS: want mandatory, opportunistic or none, got %q", c.SMTPTLS)
+	}
+	switch c.SMTPAuth {
+	case "auto", "plain", "login", "cram-md5", "xoauth2":
+	default:
+		return c, fmt.Errorf("INVENTORY_SMTP_AUTH: want auto, plain, login, cram-md5 or xoauth2, got %q", c.SMTPAuth)
+	}
 	if c.LogFormat != "json" && c.LogFormat != "console" {
 		return c, fmt.Errorf("INVENTORY_LOG_FORMAT: want json or console, got %q", c.LogFormat)
 	}
