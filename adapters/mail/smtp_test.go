@@ -2,8 +2,8 @@ package mail_test
 
 import (
 	"context"
-	"mime"
 	"errors"
+	"mime"
 	"net"
 	"net/mail"
 	"strings"
