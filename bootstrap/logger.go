@@ -19,5 +19,7 @@ func NewLogger(c Config) (*zap.Logger, error) {
 	}
 	cfg.Level = zap.NewAtomicLevelAt(level)
 	cfg.EncoderConfig.EncodeTime = zapcore.ISO8601TimeEncoder
-	return cfg.Build()
+	// Stack traces for errors only: the development config adds them to
+	// warnings too, which would bury a start's few lines.
+	return cfg.Build(zap.AddStacktrace(zapcore.ErrorLevel))
 }

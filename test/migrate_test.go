@@ -18,6 +18,7 @@ import (
 
 	"github.com/shopstock/inventory/adapters/bunstore"
 	"github.com/shopstock/inventory/bootstrap"
+	"github.com/shopstock/inventory/test/apitest"
 	"github.com/shopstock/inventory/test/testdb"
 )
 
@@ -242,11 +243,14 @@ func publicSchema(t *testing.T, db *bunstore.DB) string {
 	return strings.Join(cols, "\n") + "\n" + strings.Join(idx, "\n")
 }
 
+// bootConfig configures the service as the command would, on databaseURL,
+// a free port and apitest's credentials.
 func bootConfig(t *testing.T, databaseURL string) bootstrap.Config {
 	t.Helper()
 	t.Setenv("INVENTORY_DATABASE_URL", databaseURL)
 	t.Setenv("INVENTORY_HTTP_ADDR", freeAddr(t))
-	t.Setenv("INVENTORY_API_KEY", "boot-secret")
+	t.Setenv("INVENTORY_API_USER", apitest.User)
+	t.Setenv("INVENTORY_API_KEY", apitest.Key)
 	t.Setenv("INVENTORY_LOG_LEVEL", "warn")
 	cfg, err := bootstrap.ConfigFromEnv()
 	if err != nil {
