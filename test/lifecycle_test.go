@@ -280,3 +280,41 @@ func TestAPlainStartPrintsAFewLines(t *testing.T) {
 		t.Errorf("the start prints the database URL:\n%s", all)
 	}
 }
+
+// TestTheServiceSendsMailWithTheConfiguredTLSPolicyAndMechanism: the
+// settings reach the mailer. The server offers no STARTTLS, which only
+// INVENTORY_SMTP_TLS=none accepts with credentials, and PLAIN before LOGIN,
+// which auto would pick.
+func TestTheServiceSendsMailWithTheConfiguredTLSPolicyAndMechanism(t *testing.T) {
+	srv := smtpserver.Start(t, smtpserver.WithAuth("PLAIN", "LOGIN"), smtpserver.WithCredentials("shop", "s3cret"))
+	t.Setenv("INVENTORY_SMTP_URL", "smtp://shop:s3cret@"+srv.Addr())
+	t.Setenv("INVENTORY_SMTP_TLS", "none")
+	t.Setenv("INVENTORY_SMTP_AUTH", "login")
+	cfg := bootConfig(t, testdb.SQLite(t))
+	startService(t, cfg)
+	f := bootFixture(t, cfg)
+	f.put(t, f.art1, ohWarehouse(f.main), 1)
+	id, _ := f.newOrder(t, map[string]any{"number": "TLS-1", "customerEmail": "jane@example.com",
+		"details": []any{map[string]any{"articleDetailId": f.art1, "quantity": 1}}})
+	ohOK(t, f.env.Do(t, "PUT", fmt.Sprintf("/api/orders/%d/ship", id), nil))
+	if m := srv.WaitFor(t, 1, 20*time.Second)[0]; m.Mech != "LOGIN" || m.User != "shop" || m.TLS {
+		t.Errorf("mail sent with %q as %q, TLS %v; want LOGIN as shop in clear", m.Mech, m.User, m.TLS)
+	}
+}
+
+func TestSMTPSettingsAreCheckedAtStart(t *testing.T) {
+	for name, value := range map[string]string{"INVENTORY_SMTP_TLS": "sometimes", "INVENTORY_SMTP_AUTH": "digest-md5"} {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv(name, value)
+			if _, err := bootstrap.ConfigFromEnv(); err == nil || !strings.Contains(err.Error(), name) {
+				t.Errorf("%s=%s: %v", name, value, err)
+			}
+		})
+	}
+	t.Setenv("INVENTORY_SMTP_URL", "smtps://mail.example.com")
+	t.Setenv("INVENTORY_SMTP_TLS", "none")
+	cfg := bootConfig(t, testdb.SQLite(t))
+	if err := fx.New(bootstrap.Options(cfg), fx.NopLogger).Err(); err == nil || !strings.Contains(err.Error(), "smtps") {
+		t.Errorf("smtps:// with INVENTORY_SMTP_TLS=none: %v", err)
+	}
+}
