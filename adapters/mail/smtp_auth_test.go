@@ -173,3 +173,12 @@ func TestSMTPWritesInternationalDomainsInPunycode(t *testing.T) {
 		t.Errorf("From = %q (%v)", msg.Header.Get("From"), err)
 	}
 }
+
+func TestSMTPReportsAPermanentlyRefusedMessageAsUndeliverable(t *testing.T) {
+	srv := smtpserver.Start(t)
+	srv.RejectNext(1)
+	err := newSMTP(t, srv.URL()).Send(context.Background(), ports.Mail{To: "kunde@example.com", Subject: "s", Body: "b"})
+	if err == nil || !strings.Contains(err.Error(), "554") || !errors.Is(err, ports.ErrUndeliverable) {
+		t.Fatalf("a 554 after DATA is undeliverable, got %v", err)
+	}
+}

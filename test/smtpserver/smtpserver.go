@@ -90,6 +90,7 @@ type Server struct {
 	auths    int // AUTH commands seen
 	mails    int // MAIL FROM commands seen
 	refuse   int
+	reject   int // transactions to refuse for good at DATA
 	unknown  map[string]bool // recipients refused for good at RCPT
 	arrived  chan struct{}   // closed and replaced whenever a message arrives
 }
@@ -209,6 +210,14 @@ func (s *Server) RefuseNext(n int) {
 	s.refuse = n
 }
 
+// RejectNext makes the next n transactions fail at DATA with 554, a
+// permanent refusal of the message.
+func (s *Server) RejectNext(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reject = n
+}
+
 // RejectRecipient makes the server refuse mail to addr for good (550 at
 // RCPT TO), as a server does for a mailbox that does not exist.
 func (s *Server) RejectRecipient(addr string) {
@@ -233,6 +242,10 @@ func (s *Server) accept(m Message) error {
 	if s.refuse > 0 {
 		s.refuse--
 		return errRefused
+	}
+	if s.reject > 0 {
+		s.reject--
+		return &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 6, 0}, Message: "Message refused by test server"}
 	}
 	s.messages = append(s.messages, m)
 	close(s.arrived)
