@@ -90,7 +90,7 @@ type Server struct {
 	auths    int // AUTH commands seen
 	mails    int // MAIL FROM commands seen
 	refuse   int
-	reject   int // transactions to refuse for good at DATA
+	reject   int             // transactions to refuse for good at DATA
 	unknown  map[string]bool // recipients refused for good at RCPT
 	arrived  chan struct{}   // closed and replaced whenever a message arrives
 }
