@@ -318,3 +318,22 @@ func TestSMTPSettingsAreCheckedAtStart(t *testing.T) {
 		t.Errorf("smtps:// with INVENTORY_SMTP_TLS=none: %v", err)
 	}
 }
+
+func TestMetricsShowTheConnectionPool(t *testing.T) {
+	cfg := bootConfig(t, testdb.SQLite(t))
+	startService(t, cfg)
+	res, err := http.Get("http://" + cfg.HTTPAddr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, metric := range []string{`go_sql_max_open_connections{db_name="inventory"} 8`, `go_sql_in_use_connections{db_name="inventory"}`, `go_sql_wait_count_total{db_name="inventory"}`} {
+		if !strings.Contains(string(body), metric) {
+			t.Errorf("/metrics has no %s", metric)
+		}
+	}
+}
