@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	gomail "github.com/wneessen/go-mail"
 	"golang.org/x/net/idna"
@@ -258,9 +259,9 @@ func (s *SMTP) clientOptions(ctx context.Context) []gomail.Option {
 	}
 	// go-mail's PLAIN and LOGIN refuse to send a password in clear (except
 	// to localhost); with the policy none the operator has chosen to.
-	clear := s.tls == TLSNone && !s.implicit
+	inClear := s.tls == TLSNone && !s.implicit
 	plain, login := gomail.SMTPAuthPlain, gomail.SMTPAuthLogin
-	if clear {
+	if inClear {
 		plain, login = gomail.SMTPAuthPlainNoEnc, gomail.SMTPAuthLoginNoEnc
 	}
 	opts = append(opts, gomail.WithUsername(s.user), gomail.WithPassword(s.pass))
@@ -350,13 +351,16 @@ func parseAddress(raw string) (*mail.Address, error) {
 	return a, nil
 }
 
-// asciiHost turns an international domain name into its ASCII form; IP
-// addresses and ASCII names pass unchanged.
+// asciiHost turns an international domain name into its ASCII form; ASCII
+// names (an IP address, or a container name with an underscore, which IDNA
+// rules would refuse) pass unchanged.
 func asciiHost(host string) (string, error) {
-	if net.ParseIP(host) != nil || strings.HasPrefix(host, "[") {
-		return host, nil
+	for i := 0; i < len(host); i++ {
+		if host[i] >= utf8.RuneSelf {
+			return idna.Lookup.ToASCII(host)
+		}
 	}
-	return idna.Lookup.ToASCII(host)
+	return host, nil
 }
 
 func messageID(from string) (string, error) {

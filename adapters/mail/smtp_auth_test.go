@@ -182,3 +182,12 @@ func TestSMTPReportsAPermanentlyRefusedMessageAsUndeliverable(t *testing.T) {
 		t.Fatalf("a 554 after DATA is undeliverable, got %v", err)
 	}
 }
+
+func TestNewSMTPKeepsASCIIHostNamesAsTheyAre(t *testing.T) {
+	// IDNA's rules refuse underscores, common in container names.
+	for _, raw := range []string{"smtp://mail_relay:25", "smtp://MAIL.example.com", "smtp://[::1]:2525", "smtp://bücher.example"} {
+		if _, err := mailadapter.NewSMTP(raw, "lager@mail_relay"); err != nil {
+			t.Errorf("NewSMTP(%q): %v", raw, err)
+		}
+	}
+}
