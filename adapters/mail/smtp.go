@@ -327,6 +327,8 @@ func (s *SMTP) compose(to *mail.Address, m ports.Mail) (*gomail.Msg, error) {
 	}
 	msg.SetMessageIDWithValue(id)
 	msg.SetGenHeader("Auto-Submitted", "auto-generated")
+	// Instead of go-mail's name and version.
+	msg.SetUserAgent("inventory")
 	msg.SetBodyString(gomail.TypeTextPlain, m.Body)
 	return msg, nil
 }
