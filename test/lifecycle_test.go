@@ -8,6 +8,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -123,87 +126,154 @@ func TestStopFinishesAnInFlightBatchAndRefusesNewRequests(t *testing.T) {
 		cfg := bootConfig(t, databaseURL)
 		app := startService(t, cfg)
 		f := bootFixture(t, cfg)
-		base := "http://" + cfg.HTTPAddr
-
-		ops := make([]any, 1000)
-		for i := range ops {
-			ops[i] = map[string]any{"articleDetailId": f.art1, "quantity": 1, "warehouse": map[string]any{"id": f.main}}
-		}
-		body, err := json.Marshal(ops)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pr, pw := io.Pipe()
-		req, err := http.NewRequest(http.MethodPut, base+"/api/stock/change/in-flight", pr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.ContentLength = int64(len(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.SetBasicAuth(apitest.User, apitest.Key)
-		type answer struct {
-			status int
-			body   string
-			err    error
-		}
-		answered := make(chan answer, 1)
-		client := &http.Client{Transport: &http.Transport{}}
-		go func() {
-			res, err := client.Do(req)
-			if err != nil {
-				answered <- answer{err: err}
-				return
-			}
-			defer res.Body.Close()
-			b, err := io.ReadAll(res.Body)
-			answered <- answer{res.StatusCode, string(b), err}
-		}()
-		if _, err := pw.Write(body[:len(body)/2]); err != nil {
-			t.Fatal(err)
-		}
-		// Let the server read the request line before the stop begins.
-		time.Sleep(200 * time.Millisecond)
-
-		stopped := make(chan error, 1)
-		go func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			stopped <- app.Stop(ctx)
-		}()
-		waitRefused(t, cfg.HTTPAddr)
-
-		// A request arriving now is refused cleanly: no connection, not a
-		// connection reset halfway through.
-		late := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
-		if res, err := late.Get(base + "/healthz"); !errors.Is(err, syscall.ECONNREFUSED) {
-			if err == nil {
-				res.Body.Close()
-			}
-			t.Errorf("a request after the stop began: %v, want connection refused", err)
-		}
-		select {
-		case err := <-stopped:
-			t.Fatalf("the service stopped (%v) before the in-flight batch was answered", err)
-		default:
-		}
-
-		if _, err := pw.Write(body[len(body)/2:]); err != nil {
-			t.Fatal(err)
-		}
-		pw.Close()
-		a := <-answered
-		if a.err != nil || a.status != http.StatusOK || !strings.Contains(a.body, `"success":true`) {
-			t.Fatalf("the in-flight batch: %d %v %.300s", a.status, a.err, a.body)
-		}
-		if err := <-stopped; err != nil {
-			t.Fatalf("stop: %v", err)
-		}
-
+		stopDuringBatch(t, f, cfg.HTTPAddr, func() <-chan error {
+			stopped := make(chan error, 1)
+			go func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				defer cancel()
+				stopped <- app.Stop(ctx)
+			}()
+			return stopped
+		})
 		startService(t, cfg)
 		if got := f.stock(t, f.art1, f.main); got != 1000 {
 			t.Fatalf("after a restart the stock is %d, want the batch's 1000", got)
 		}
 	})
+}
+
+// TestSIGTERMFinishesAnInFlightBatch does the same to the command itself,
+// built and run as a process, with a real SIGTERM.
+func TestSIGTERMFinishesAnInFlightBatch(t *testing.T) {
+	root, _ := moduleRoot(t)
+	bin := filepath.Join(t.TempDir(), "inventory")
+	build := exec.Command("go", "build", "-o", bin, "./bootstrap/cmd/inventory")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cfg := bootConfig(t, testdb.SQLite(t))
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), "INVENTORY_LOG_LEVEL=warn")
+	var logs strings.Builder
+	cmd.Stderr = &logs
+	cmd.Stdout = &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			<-exited
+		}
+	})
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		res, err := http.Get("http://" + cfg.HTTPAddr + "/readyz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the command did not become ready: %v\n%s", err, logs.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	f := bootFixture(t, cfg)
+	stopDuringBatch(t, f, cfg.HTTPAddr, func() <-chan error {
+		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		return exited
+	})
+	if code := cmd.ProcessState.ExitCode(); code != 0 {
+		t.Errorf("exit code %d after SIGTERM\n%s", code, logs.String())
+	}
+}
+
+// stopDuringBatch sends a 1000-operation batch, begins to stop the service
+// with stop when half the body is sent, checks that a new request is
+// refused, sends the rest and wants a 200 before stop's channel reports.
+func stopDuringBatch(t *testing.T, f *ohFixture, addr string, stop func() <-chan error) {
+	t.Helper()
+	base := "http://" + addr
+	ops := make([]any, 1000)
+	for i := range ops {
+		ops[i] = map[string]any{"articleDetailId": f.art1, "quantity": 1, "warehouse": map[string]any{"id": f.main}}
+	}
+	body, err := json.Marshal(ops)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, pw := io.Pipe()
+	req, err := http.NewRequest(http.MethodPut, base+"/api/stock/change/in-flight", pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.ContentLength = int64(len(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.SetBasicAuth(apitest.User, apitest.Key)
+	type answer struct {
+		status int
+		body   string
+		err    error
+	}
+	answered := make(chan answer, 1)
+	client := &http.Client{Transport: &http.Transport{}}
+	go func() {
+		res, err := client.Do(req)
+		if err != nil {
+			answered <- answer{err: err}
+			return
+		}
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		answered <- answer{res.StatusCode, string(b), err}
+	}()
+	if _, err := pw.Write(body[:len(body)/2]); err != nil {
+		t.Fatal(err)
+	}
+	// Let the server read the request line before the stop begins.
+	time.Sleep(200 * time.Millisecond)
+
+	stopped := stop()
+	waitRefused(t, addr)
+
+	// A request arriving now is refused cleanly: no connection, not a
+	// connection reset halfway through.
+	late := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	if res, err := late.Get(base + "/healthz"); !errors.Is(err, syscall.ECONNREFUSED) {
+		if err == nil {
+			res.Body.Close()
+		}
+		t.Errorf("a request after the stop began: %v, want connection refused", err)
+	}
+	select {
+	case err := <-stopped:
+		t.Fatalf("the service stopped (%v) before the in-flight batch was answered", err)
+	default:
+	}
+
+	if _, err := pw.Write(body[len(body)/2:]); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	a := <-answered
+	if a.err != nil || a.status != http.StatusOK || !strings.Contains(a.body, `"success":true`) {
+		t.Fatalf("the in-flight batch: %d %v %.300s", a.status, a.err, a.body)
+	}
+	select {
+	case err := <-stopped:
+		if err != nil {
+			t.Fatalf("stop: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the service did not stop after the batch")
+	}
 }
 
 // waitRefused waits until addr refuses connections: the listener is closed.
