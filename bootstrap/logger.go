@@ -13,7 +13,9 @@ func NewLogger(c Config) (*zap.Logger, error) {
 	if err != nil {
 		return nil, err
 	}
-	return cfg.Build()
+	// Stack traces for errors only: the development config adds them to
+	// warnings too, which would bury a start's few lines.
+	return cfg.Build(zap.AddStacktrace(zapcore.ErrorLevel))
 }
 
 func loggerConfig(c Config) (zap.Config, error) {

@@ -35,7 +35,7 @@ import (
 // User and Key are the credentials of the API user every Env has.
 const (
 	User = "admin"
-	Key  = "secret"
+	Key  = "secret-test-key-0123"
 )
 
 // Env is a running service on a fresh database. An Env made by hand, with
