@@ -26,8 +26,13 @@ const maxAttempts = 12
 // ordered locks (for example on unique index insertion races).
 func (db *DB) Write(ctx context.Context, fn func(ctx context.Context, s ports.Store) error) error {
 	if !db.postgres {
-		db.writers.Lock()
-		defer db.writers.Unlock()
+		// A writer that waits for its turn gives up when its request ends.
+		select {
+		case db.writers <- struct{}{}:
+			defer func() { <-db.writers }()
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 	var err error
 	for attempt := 1; ; attempt++ {

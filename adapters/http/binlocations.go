@@ -41,12 +41,12 @@ type mappingJSON struct {
 }
 
 type binLocationCreateBody struct {
-	WarehouseID int64  `json:"warehouseId" validate:"required,gt=0"`
+	WarehouseID int64  `json:"warehouseId" validate:"required,id"`
 	Code        string `json:"code" validate:"required,max=255"`
 }
 
 type binLocationUpdateBody struct {
-	WarehouseID *int64  `json:"warehouseId"`
+	WarehouseID *int64  `json:"warehouseId" validate:"omitempty,id"`
 	Code        *string `json:"code" validate:"omitempty,max=255"`
 }
 

@@ -40,7 +40,7 @@ func toOrderJSON(o *order.Order) orderJSON {
 }
 
 type orderCreateBody struct {
-	ID            int64                   `json:"id" validate:"gte=0"`
+	ID            *int64                  `json:"id" validate:"omitempty,id"`
 	Number        string                  `json:"number" validate:"required,max=255"`
 	CustomerEmail string                  `json:"customerEmail" validate:"max=255"`
 	Status        string                  `json:"status"`
@@ -48,10 +48,10 @@ type orderCreateBody struct {
 }
 
 type orderDetailCreateBody struct {
-	ID              int64  `json:"id" validate:"gte=0"`
-	ArticleDetailID int64  `json:"articleDetailId" validate:"gt=0"`
-	Quantity        int    `json:"quantity" validate:"gte=1"`
-	Shipped         int    `json:"shipped" validate:"gte=0"`
+	ID              *int64 `json:"id" validate:"omitempty,id"`
+	ArticleDetailID int64  `json:"articleDetailId" validate:"id"`
+	Quantity        int    `json:"quantity" validate:"gte=1,lte=1000000000"`
+	Shipped         int    `json:"shipped" validate:"gte=0,lte=1000000000"`
 	Status          string `json:"status"`
 }
 
@@ -61,7 +61,7 @@ type orderShipBody struct {
 }
 
 type warehouseRefBody struct {
-	ID   int64  `json:"id" validate:"gte=0"`
+	ID   int64  `json:"id" validate:"omitempty,id"`
 	Code string `json:"code" validate:"max=255"`
 }
 
@@ -83,12 +83,12 @@ func (h *Handler) createOrder(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p := order.NewOrder{
-		ID: body.ID, Number: body.Number, CustomerEmail: body.CustomerEmail, Status: body.Status,
+		ID: valueOrZero(body.ID), Number: body.Number, CustomerEmail: body.CustomerEmail, Status: body.Status,
 		Details: make([]order.NewDetail, len(body.Details)),
 	}
 	for i, d := range body.Details {
 		p.Details[i] = order.NewDetail{
-			ID: d.ID, ArticleDetailID: d.ArticleDetailID, Quantity: d.Quantity, Shipped: d.Shipped, Status: d.Status,
+			ID: valueOrZero(d.ID), ArticleDetailID: d.ArticleDetailID, Quantity: d.Quantity, Shipped: d.Shipped, Status: d.Status,
 		}
 	}
 	id, err := h.app.CreateOrder(r.Context(), p)
@@ -103,7 +103,11 @@ func (h *Handler) createOrder(w http.ResponseWriter, r *http.Request) error {
 // query says useNumberAsId.
 func orderRef(r *http.Request) (application.OrderRef, error) {
 	byNumber := false
-	if raw := r.URL.Query().Get("useNumberAsId"); raw != "" {
+	query, err := parseQuery(r)
+	if err != nil {
+		return application.OrderRef{}, err
+	}
+	if raw := query.Get("useNumberAsId"); raw != "" {
 		v, err := strconv.ParseBool(raw)
 		if err != nil {
 			return application.OrderRef{}, errs.InvalidFields(errs.FieldError{Property: "useNumberAsId", Message: "must be true, false, 1 or 0"})
