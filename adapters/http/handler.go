@@ -190,6 +190,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			zap.String("path", r.URL.Path), zap.Int("status", rec.status), zap.Duration("duration", elapsed),
 			zap.String("user", apiUser(r.Context())), zap.String("client", h.ClientAddress(r)))
 	}()
+	if headerBytes(r) > MaxHeaderBytes {
+		h.writeError(rec, r, errHeadersTooLarge)
+		return
+	}
 	if !unlimited[pattern] {
 		release, ok := h.admit()
 		if !ok {

@@ -32,9 +32,22 @@ const (
 var errRequestTimedOut = errors.New("request timed out")
 
 var (
+	errHeadersTooLarge = &protocolError{http.StatusRequestHeaderFieldsTooLarge, "request headers are larger than 64 KiB"}
 	errTimedOut = &protocolError{http.StatusServiceUnavailable, "request timed out"}
 	errBusy     = &protocolError{http.StatusServiceUnavailable, "too many requests in flight; retry in a second"}
 )
+
+// headerBytes is the size of the request line and headers as sent, near
+// enough: name, ": ", value and CRLF per line.
+func headerBytes(r *http.Request) int {
+	n := len(r.Method) + len(r.RequestURI) + len(r.Proto) + 4 + len("Host: \r\n") + len(r.Host)
+	for name, values := range r.Header {
+		for _, v := range values {
+			n += len(name) + len(v) + 4
+		}
+	}
+	return n
+}
 
 // timedOut tells whether the request's own deadline ended it.
 func timedOut(r *http.Request) bool {

@@ -57,6 +57,13 @@ func (utcClock) Now() time.Time { return time.Now().UTC() }
 // admin:secret and serves the HTTP interface until the test ends.
 func New(t *testing.T, databaseURL string) *Env {
 	t.Helper()
+	return NewWithConfig(t, databaseURL, httpapi.Config{})
+}
+
+// NewWithConfig is New with the HTTP adapter's configuration (limits,
+// trusted proxies) as given.
+func NewWithConfig(t *testing.T, databaseURL string, cfg httpapi.Config) *Env {
+	t.Helper()
 	ctx := context.Background()
 	db, err := bunstore.Open(databaseURL)
 	if err != nil {
@@ -77,7 +84,7 @@ func New(t *testing.T, databaseURL string) *Env {
 	// Warnings and errors only: the access log of every request would drown
 	// the output of a failing test.
 	log := zaptest.NewLogger(t, zaptest.Level(zap.WarnLevel))
-	h, err := httpapi.NewHandler(app, log, httpapi.Config{}, db.Ping, prometheus.NewRegistry())
+	h, err := httpapi.NewHandler(app, log, cfg, db.Ping, prometheus.NewRegistry())
 	if err != nil {
 		t.Fatalf("apitest: handler: %v", err)
 	}
