@@ -33,8 +33,8 @@ var errRequestTimedOut = errors.New("request timed out")
 
 var (
 	errHeadersTooLarge = &protocolError{http.StatusRequestHeaderFieldsTooLarge, "request headers are larger than 64 KiB"}
-	errTimedOut = &protocolError{http.StatusServiceUnavailable, "request timed out"}
-	errBusy     = &protocolError{http.StatusServiceUnavailable, "too many requests in flight; retry in a second"}
+	errTimedOut        = &protocolError{http.StatusServiceUnavailable, "request timed out"}
+	errBusy            = &protocolError{http.StatusServiceUnavailable, "too many requests in flight; retry in a second"}
 )
 
 // headerBytes is the size of the request line and headers as sent, near
