@@ -31,7 +31,7 @@ import (
 
 func TestWarehousesHTTP(t *testing.T) {
 	t.Parallel()
-	testdb.Each(t, func(t *testing.T, databaseURL string) {
+	testdb.EachWithPgBouncer(t, func(t *testing.T, databaseURL string) {
 		env := apitest.New(t, databaseURL)
 		var first, second int64
 
@@ -388,7 +388,7 @@ func TestWarehousesHTTP(t *testing.T) {
 
 func TestBinLocationsHTTP(t *testing.T) {
 	t.Parallel()
-	testdb.Each(t, func(t *testing.T, databaseURL string) {
+	testdb.EachWithPgBouncer(t, func(t *testing.T, databaseURL string) {
 		env := apitest.New(t, databaseURL)
 		w1 := whCreateWarehouse(t, env, map[string]any{"code": "W1", "name": "One"})
 		w2 := whCreateWarehouse(t, env, map[string]any{"code": "W2", "name": "Two"})
@@ -927,7 +927,7 @@ func TestProtocolHTTP(t *testing.T) {
 // a 500.
 func TestWarehouseConcurrencyHTTP(t *testing.T) {
 	t.Parallel()
-	testdb.Each(t, func(t *testing.T, databaseURL string) {
+	testdb.EachWithPgBouncer(t, func(t *testing.T, databaseURL string) {
 		env := apitest.New(t, databaseURL)
 		const n = 8
 		race := func(fn func(i int) *apitest.Response) []*apitest.Response {

@@ -151,9 +151,6 @@ func (db *DB) Migrate(ctx context.Context) error {
 		return err
 	}
 	migrator := migrate.NewMigrator(db.bun, migrations)
-	if err := migrator.Init(ctx); err != nil {
-		return fmt.Errorf("init migrations: %w", err)
-	}
 	if db.postgres {
 		// Instances starting together must not apply the same migration
 		// twice. The lock is transaction-scoped and held by a transaction
@@ -169,6 +166,11 @@ func (db *DB) Migrate(ctx context.Context) error {
 		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(7263001)"); err != nil {
 			return err
 		}
+	}
+	// Init creates bun's own tables; under the lock, so that instances
+	// starting together do not race on creating them.
+	if err := migrator.Init(ctx); err != nil {
+		return fmt.Errorf("init migrations: %w", err)
 	}
 	if _, err := migrator.Migrate(ctx); err != nil {
 		return fmt.Errorf("migrate: %w", err)
