@@ -274,3 +274,25 @@ func TestLimitsFormatsHTTP(t *testing.T) {
 		whInvalidPrefix(t, res, "binLocationFormatComponents[0]", c)
 	}
 }
+
+// Found by TestHTTPFuzz: a product whose order positions are all shipped
+// passed the domain's check and then failed on the foreign key (500); an
+// order number with a NUL in the path reached the database (500).
+func TestFuzzFindingsHTTP(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		env := apitest.New(t, databaseURL)
+		article := whCreated(t, env, env.Do(t, "POST", "/api/articleDetails", map[string]any{"number": "SHIPPED"}), "/api/articleDetails", false)
+		whCreated(t, env, env.Do(t, "POST", "/api/orders", map[string]any{
+			"number": "DONE", "details": []any{map[string]any{"articleDetailId": article, "quantity": 2, "shipped": 2}},
+		}), "/api/orders", false)
+		whInvalid(t, env.Do(t, "DELETE", fmt.Sprintf("/api/articleDetails/%d", article), nil), "order positions")
+		whOK(t, env.Do(t, "GET", fmt.Sprintf("/api/articleDetails/%d", article), nil))
+
+		for _, number := range []string{"%00", "A%01", "%FF", strings.Repeat("n", 256)} {
+			whStatus(t, env.Do(t, "GET", "/api/orders/"+number+"?useNumberAsId=true", nil), http.StatusNotFound)
+			whStatus(t, env.Do(t, "PUT", "/api/orders/"+number+"/ship?useNumberAsId=1", nil), http.StatusNotFound)
+		}
+		whOK(t, env.Do(t, "GET", "/api/orders/DONE?useNumberAsId=true", nil))
+	})
+}

@@ -83,6 +83,11 @@ func (r articles) Save(ctx context.Context, a *catalog.ArticleDetail) error {
 
 func (r articles) Delete(ctx context.Context, id int64) error {
 	_, err := r.s.idb.NewDelete().Table("article_details").Where("id = ?", id).Exec(ctx)
+	if isForeignKeyViolation(err) {
+		// Shipped positions still name the product: the order keeps its
+		// history, so the product stays.
+		return errs.Invalidf("article detail %d is still named by order positions (shipped ones too) and cannot be deleted", id)
+	}
 	return err
 }
 

@@ -101,6 +101,18 @@ func isUniqueViolation(err error) bool {
 	return false
 }
 
+func isForeignKeyViolation(err error) bool {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return pgErr.Code == "23503"
+	}
+	var sqErr *sqlite.Error
+	if errors.As(err, &sqErr) {
+		return sqErr.Code() == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY
+	}
+	return false
+}
+
 // translate turns driver failures into the service's error kinds; errors
 // that already are *errs.Error pass through.
 func translate(err error) error {

@@ -256,7 +256,8 @@ func hex4(s []byte, i int) (rune, bool) {
 	return rune(n), err == nil
 }
 
-// checkIdempotencyKey applies the text rules to a key from the path.
+// checkIdempotencyKey applies the text rules to a key from the path (and to
+// an order number there): 1..255 characters of UTF-8, no control characters.
 func checkIdempotencyKey(key string) error {
 	bad := func(msg string) error {
 		return errs.InvalidFields(errs.FieldError{Property: "idempotencyKey", Message: msg})

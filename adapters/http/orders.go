@@ -115,7 +115,12 @@ func orderRef(r *http.Request) (application.OrderRef, error) {
 		byNumber = v
 	}
 	if byNumber {
-		return application.OrderRef{Number: r.PathValue("id")}, nil
+		number := r.PathValue("id")
+		// No stored order has a number that breaks the text rules.
+		if err := checkIdempotencyKey(number); err != nil {
+			return application.OrderRef{}, notFoundError("order", number)
+		}
+		return application.OrderRef{Number: number}, nil
 	}
 	id, err := pathID(r, "id", "order")
 	return application.OrderRef{ID: id}, err
