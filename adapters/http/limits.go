@@ -104,16 +104,17 @@ func ParseTrustedProxies(s string) ([]netip.Prefix, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%q is not a CIDR: %v", part, err)
 		}
-		out = append(out, netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-unmapBits(p.Addr())).Masked())
+		if p.Addr().Is4In6() {
+			// Peers are compared unmapped, so an IPv4-mapped prefix
+			// becomes the IPv4 prefix it means.
+			if p.Bits() < 96 {
+				return nil, fmt.Errorf("%q mixes IPv4-mapped and IPv6 addresses", part)
+			}
+			p = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
+		}
+		out = append(out, p.Masked())
 	}
 	return out, nil
-}
-
-func unmapBits(a netip.Addr) int {
-	if a.Is4In6() {
-		return 96
-	}
-	return 0
 }
 
 // peerAddr is the address of the TCP peer, without the port.
