@@ -208,11 +208,9 @@ func TestLimitsListsHTTP(t *testing.T) {
 			res := env.Do(t, "GET", "/api/warehouses?"+raw, nil)
 			whInvalid(t, res, "query string")
 		}
-		many := make([]string, 0, 10001)
-		for i := range 10001 {
-			many = append(many, fmt.Sprintf("p%d=1", i))
-		}
-		whInvalid(t, env.Do(t, "GET", "/api/warehouses?"+strings.Join(many, "&"), nil), "query string")
+		// More than 10000 parameters (url.ParseQuery's limit), in well
+		// under 64 KiB.
+		whInvalid(t, env.Do(t, "GET", "/api/warehouses?"+strings.Repeat("a=&", 10001), nil), "query string")
 		whInvalid(t, env.Do(t, "GET", "/api/orders/1?useNumberAsId=1&x=%zz", nil), "query string")
 
 		filters := func(n int) string {
