@@ -3,6 +3,7 @@ package http
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -90,7 +91,13 @@ func textProblem(raw []byte, path string) (property, message string, found bool)
 // operationTextProblem checks the strings of one batch operation, except
 // its free-form `id`, and returns an error naming the property, or nil.
 func operationTextProblem(fields map[string]json.RawMessage) error {
-	for name, raw := range fields {
+	names := make([]string, 0, len(fields))
+	for name := range fields {
+		names = append(names, name)
+	}
+	slices.Sort(names) // the same operation always names the same property
+	for _, name := range names {
+		raw := fields[name]
 		if name == "id" {
 			continue
 		}
