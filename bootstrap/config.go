@@ -20,6 +20,7 @@ type Config struct {
 	IdempotencyRetention time.Duration
 	LogLevel             string
 	LogFormat            string
+	PprofAddr            string // empty: no profiling listener
 }
 
 // ConfigFromEnv reads the INVENTORY_* variables, with the documented defaults.
@@ -40,6 +41,7 @@ func ConfigFromEnv() (Config, error) {
 		BaseURL:     get("INVENTORY_BASE_URL", ""),
 		LogLevel:    get("INVENTORY_LOG_LEVEL", "info"),
 		LogFormat:   get("INVENTORY_LOG_FORMAT", "json"),
+		PprofAddr:   get("INVENTORY_PPROF_ADDR", ""),
 	}
 	retention, err := time.ParseDuration(get("INVENTORY_IDEMPOTENCY_RETENTION", "720h"))
 	if err != nil || retention <= 0 {
@@ -48,6 +50,9 @@ func ConfigFromEnv() (Config, error) {
 	c.IdempotencyRetention = retention
 	if c.LogFormat != "json" && c.LogFormat != "console" {
 		return c, fmt.Errorf("INVENTORY_LOG_FORMAT: want json or console, got %q", c.LogFormat)
+	}
+	if err := checkPprofAddr(c.PprofAddr, c.HTTPAddr); err != nil {
+		return c, err
 	}
 	return c, nil
 }
