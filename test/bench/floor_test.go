@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,6 +26,42 @@ import (
 type floor struct {
 	db       *sql.DB
 	postgres bool
+	stmts    *sync.Map // query text → *sql.Stmt: every statement is parsed once per connection
+}
+
+// prepared binds to tx the query, prepared once per connection, so that the
+// floor pays no parsing per batch (its statements have the same text every
+// time: 1000 operations).
+func (f floor) prepared(ctx context.Context, tx *sql.Tx, query string) (*sql.Stmt, error) {
+	if s, ok := f.stmts.Load(query); ok {
+		return tx.StmtContext(ctx, s.(*sql.Stmt)), nil
+	}
+	s, err := f.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if prev, loaded := f.stmts.LoadOrStore(query, s); loaded {
+		s.Close()
+		s = prev.(*sql.Stmt)
+	}
+	return tx.StmtContext(ctx, s), nil
+}
+
+func (f floor) exec(ctx context.Context, tx *sql.Tx, query string, args ...any) error {
+	s, err := f.prepared(ctx, tx, query)
+	if err != nil {
+		return err
+	}
+	_, err = s.ExecContext(ctx, args...)
+	return err
+}
+
+func (f floor) query(ctx context.Context, tx *sql.Tx, query string, args ...any) (*sql.Rows, error) {
+	s, err := f.prepared(ctx, tx, query)
+	if err != nil {
+		return nil, err
+	}
+	return s.QueryContext(ctx, args...)
 }
 
 // floorBatch is one prepared floor batch; its result body is rendered
@@ -45,7 +82,7 @@ type floorBatch struct {
 // 1000-element list it otherwise hashes the whole mapping table.
 func newFloor(b *testing.B, url string, db *bunstore.DB) floor {
 	if !db.Postgres() {
-		return floor{db: db.Bun().DB}
+		return floor{db: db.Bun().DB, stmts: new(sync.Map)}
 	}
 	sep := "?"
 	if strings.Contains(url, "?") {
@@ -57,7 +94,7 @@ func newFloor(b *testing.B, url string, db *bunstore.DB) floor {
 	}
 	pool.SetMaxIdleConns(8)
 	b.Cleanup(func() { pool.Close() })
-	return floor{db: pool, postgres: true}
+	return floor{db: pool, postgres: true, stmts: new(sync.Map)}
 }
 
 func newFloorBatch(s bench.Shape, key string, client, clients, n int) (floorBatch, error) {
@@ -122,7 +159,7 @@ func (f floor) lock(ctx context.Context, tx *sql.Tx, b floorBatch) ([]lockedMapp
 	var rows *sql.Rows
 	var err error
 	if f.postgres {
-		rows, err = tx.QueryContext(ctx, `SELECT m.id, m.bin_location_id, m.article_detail_id, m.stock
+		rows, err = f.query(ctx, tx, `SELECT m.id, m.bin_location_id, m.article_detail_id, m.stock
 FROM unnest($1::bigint[], $2::text[]) AS p(a, c)
 JOIN bin_locations AS b ON b.warehouse_id = 1 AND b.code = p.c
 JOIN stock_mappings AS m ON m.bin_location_id = b.id AND m.article_detail_id = p.a
@@ -133,7 +170,7 @@ ORDER BY m.id FOR UPDATE OF m`, b.articles, b.codes)
 		for i := range b.articles {
 			args = append(args, b.articles[i], b.codes[i])
 		}
-		rows, err = tx.QueryContext(ctx, `WITH p(a, c) AS (VALUES `+placeholders("(?, ?)", len(b.articles))+`)
+		rows, err = f.query(ctx, tx, `WITH p(a, c) AS (VALUES `+placeholders("(?, ?)", len(b.articles))+`)
 SELECT m.id, m.bin_location_id, m.article_detail_id, m.stock
 FROM p JOIN bin_locations AS b ON b.warehouse_id = 1 AND b.code = p.c
 JOIN stock_mappings AS m ON m.bin_location_id = b.id AND m.article_detail_id = p.a
@@ -160,18 +197,18 @@ func (f floor) writePostgres(ctx context.Context, tx *sql.Tx, b floorBatch, lock
 	for i, m := range locked {
 		ids[i], bins[i], articles[i], stocks[i], quantities[i], opIDs[i] = m.id, m.bin, m.article, int64(m.stock), int64(b.quantity), fmt.Sprint(i)
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE stock_mappings AS m SET stock = v.stock
+	if err := f.exec(ctx, tx, `UPDATE stock_mappings AS m SET stock = v.stock
 FROM unnest($1::bigint[], $2::int[]) AS v(id, stock) WHERE m.id = v.id`, ids, stocks); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO stock_ledger_entries
+	if err := f.exec(ctx, tx, `INSERT INTO stock_ledger_entries
 (article_detail_id, warehouse_id, bin_location_id, type, quantity, stock_after, idempotency_key, operation_id, order_id, order_detail_id, user_name, created_at)
 SELECT p.a, 1, p.b, 'incoming', p.q, p.s, $6, p.op, NULL, NULL, 'admin', $7
 FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::int[], $5::text[]) AS p(a, b, q, s, op)`,
 		articles, bins, quantities, stocks, opIDs, b.key, now); err != nil {
 		return err
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO idempotency_keys (key, endpoint, fingerprint, response, created_at)
+	err := f.exec(ctx, tx, `INSERT INTO idempotency_keys (key, endpoint, fingerprint, response, created_at)
 VALUES ($1, 'stock/change', $2, $3, $4)`, b.key, strings.Repeat("f", 64), b.response, now)
 	return err
 }
@@ -184,16 +221,16 @@ func (f floor) writeSQLite(ctx context.Context, tx *sql.Tx, b floorBatch, locked
 		update = append(update, m.id, m.stock)
 		ledger = append(ledger, m.article, m.bin, b.quantity, m.stock, b.key, fmt.Sprint(i), at)
 	}
-	if _, err := tx.ExecContext(ctx, `WITH v(id, stock) AS (VALUES `+placeholders("(?, ?)", len(locked))+`)
+	if err := f.exec(ctx, tx, `WITH v(id, stock) AS (VALUES `+placeholders("(?, ?)", len(locked))+`)
 UPDATE stock_mappings SET stock = v.stock FROM v WHERE stock_mappings.id = v.id`, update...); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO stock_ledger_entries
+	if err := f.exec(ctx, tx, `INSERT INTO stock_ledger_entries
 (article_detail_id, warehouse_id, bin_location_id, type, quantity, stock_after, idempotency_key, operation_id, order_id, order_detail_id, user_name, created_at)
 VALUES `+placeholders("(?, 1, ?, 'incoming', ?, ?, ?, ?, NULL, NULL, 'admin', ?)", len(locked)), ledger...); err != nil {
 		return err
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO idempotency_keys (key, endpoint, fingerprint, response, created_at)
+	err := f.exec(ctx, tx, `INSERT INTO idempotency_keys (key, endpoint, fingerprint, response, created_at)
 VALUES (?, 'stock/change', ?, ?, ?)`, b.key, strings.Repeat("f", 64), b.response, at)
 	return err
 }
