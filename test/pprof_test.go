@@ -14,9 +14,9 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// startService starts the whole service as the command does, on SQLite,
+// pprofStartService starts the whole service as the command does, on SQLite,
 // with the environment the test set, and stops it at the end.
-func startService(t *testing.T) bootstrap.Config {
+func pprofStartService(t *testing.T) bootstrap.Config {
 	t.Helper()
 	t.Setenv("INVENTORY_DATABASE_URL", testdb.SQLite(t))
 	t.Setenv("INVENTORY_API_KEY", "boot-secret")
@@ -41,7 +41,7 @@ func startService(t *testing.T) bootstrap.Config {
 	return cfg
 }
 
-func get(t *testing.T, url string) (int, string) {
+func pprofGet(t *testing.T, url string) (int, string) {
 	t.Helper()
 	resp, err := http.Get(url)
 	if err != nil {
@@ -55,11 +55,11 @@ func get(t *testing.T, url string) (int, string) {
 func TestProfilingIsOffByDefault(t *testing.T) {
 	t.Setenv("INVENTORY_HTTP_ADDR", freeAddr(t))
 	t.Setenv("INVENTORY_PPROF_ADDR", "")
-	cfg := startService(t)
+	cfg := pprofStartService(t)
 	if cfg.PprofAddr != "" {
 		t.Fatalf("no profiling address unless configured: %q", cfg.PprofAddr)
 	}
-	if status, _ := get(t, "http://"+cfg.HTTPAddr+"/debug/pprof/"); status == http.StatusOK {
+	if status, _ := pprofGet(t, "http://"+cfg.HTTPAddr+"/debug/pprof/"); status == http.StatusOK {
 		t.Fatal("the API port serves profiles")
 	}
 }
@@ -67,22 +67,22 @@ func TestProfilingIsOffByDefault(t *testing.T) {
 func TestProfilingListenerServesPprofOnItsOwnAddress(t *testing.T) {
 	t.Setenv("INVENTORY_HTTP_ADDR", freeAddr(t))
 	t.Setenv("INVENTORY_PPROF_ADDR", freeAddr(t))
-	cfg := startService(t)
+	cfg := pprofStartService(t)
 	base := "http://" + cfg.PprofAddr
-	status, body := get(t, base+"/debug/pprof/")
+	status, body := pprofGet(t, base+"/debug/pprof/")
 	if status != http.StatusOK || !strings.Contains(body, "goroutine") {
 		t.Fatalf("/debug/pprof/: %d %.200s", status, body)
 	}
-	if status, body := get(t, base+"/debug/pprof/heap?debug=1"); status != http.StatusOK || !strings.Contains(body, "heap profile") {
+	if status, body := pprofGet(t, base+"/debug/pprof/heap?debug=1"); status != http.StatusOK || !strings.Contains(body, "heap profile") {
 		t.Fatalf("heap profile: %d %.200s", status, body)
 	}
-	if status, _ := get(t, base+"/debug/pprof/profile?seconds=1"); status != http.StatusOK {
+	if status, _ := pprofGet(t, base+"/debug/pprof/profile?seconds=1"); status != http.StatusOK {
 		t.Fatalf("CPU profile: %d", status)
 	}
-	if status, _ := get(t, base+"/api/warehouses"); status != http.StatusNotFound {
+	if status, _ := pprofGet(t, base+"/api/warehouses"); status != http.StatusNotFound {
 		t.Fatalf("the profiling listener serves the API: %d", status)
 	}
-	if status, _ := get(t, "http://"+cfg.HTTPAddr+"/debug/pprof/"); status == http.StatusOK {
+	if status, _ := pprofGet(t, "http://"+cfg.HTTPAddr+"/debug/pprof/"); status == http.StatusOK {
 		t.Fatal("the API port serves profiles")
 	}
 }
