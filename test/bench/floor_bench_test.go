@@ -39,8 +39,9 @@ func BenchmarkBatchVersusFloor(b *testing.B) {
 			}
 			server, db := benchServer(b, url)
 			f := newFloor(b, url, db)
-			b.Logf("durability: %s", durability(b, db))
+			settings := durability(b, db)
 			b.Run("clients=1", func(b *testing.B) {
+				b.Logf("durability: %s", settings)
 				service, floor := alternate(b, server, f)
 				b.ReportMetric(ms(median(service)), "service-ms")
 				b.ReportMetric(ms(median(floor)), "floor-ms")
