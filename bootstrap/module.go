@@ -43,6 +43,7 @@ func Options(c Config) fx.Option {
 		fx.WithLogger(func(l *zap.Logger) fxevent.Logger { return &fxevent.ZapLogger{Logger: l.Named("fx")} }),
 		fx.Invoke(ensureAPIUser, func(*http.Server) {}),
 		fx.Invoke(runMailDispatcher, runIdempotencyPurge),
+		fx.Invoke(runWebhookDispatcher, runRetentionPurges, registerQueueMetrics),
 	)
 }
 

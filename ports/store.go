@@ -30,6 +30,9 @@ type Store interface {
 	Orders() OrderRepository
 	Outbox() OutboxRepository
 	APIUsers() APIUserRepository
+	Events() EventRepository
+	Figures() FigureReader
+	Webhooks() WebhookRepository
 }
 
 // Clock tells the time; the domain never reads it itself.

@@ -34,6 +34,11 @@ type DB struct {
 	// time anyway, and its busy handler polls with growing sleeps, which
 	// starves some writers for hundreds of milliseconds under load.
 	writers sync.Mutex
+	// PositionsAtInsert makes PostgreSQL hand out feed positions from a
+	// sequence at insert time instead of in commit order. It exists only so
+	// that the feed test can show that this breaks the feed's guarantee;
+	// never set it otherwise.
+	PositionsAtInsert bool
 }
 
 // Open connects to the database the URL names: postgres:// or postgresql://

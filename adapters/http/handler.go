@@ -76,6 +76,8 @@ func (h *Handler) routes() {
 	h.stockRoutes()
 	h.articleRoutes()
 	h.orderRoutes()
+	h.eventRoutes()
+	h.webhookRoutes()
 }
 
 // api registers an authenticated route whose handler reports failures as

@@ -1,0 +1,228 @@
+package bunstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/shopstock/inventory/ports"
+)
+
+type snapshotRow struct {
+	bun.BaseModel `bun:"table:stock_snapshots,alias:ss"`
+
+	ArticleDetailID int64  `bun:"article_detail_id,pk"`
+	Figures         string `bun:"figures"`
+	Below           bool   `bun:"below"`
+}
+
+type eventRow struct {
+	bun.BaseModel `bun:"table:events,alias:e"`
+
+	ID        int64     `bun:"id,pk"`
+	Type      string    `bun:"type"`
+	CreatedAt time.Time `bun:"created_at"`
+	Data      string    `bun:"data"`
+}
+
+type events struct{ s *store }
+
+func (s *store) Events() ports.EventRepository { return events{s} }
+
+func (r events) lockedSnapshots(ctx context.Context, ids []int64) ([]snapshotRow, error) {
+	var rows []snapshotRow
+	q := r.s.idb.NewSelect().Model(&rows).Where("article_detail_id IN (?)", bun.List(ids)).OrderExpr("article_detail_id")
+	return rows, r.s.forUpdate(q).Scan(ctx)
+}
+
+// LockSnapshots locks the existing snapshots and creates the missing ones
+// (a product new to the feed), which the insert then holds locked.
+func (r events) LockSnapshots(ctx context.Context, ids []int64) (map[int64]ports.StockSnapshot, error) {
+	rows, err := r.lockedSnapshots(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]ports.StockSnapshot, len(ids))
+	for _, row := range rows {
+		out[row.ArticleDetailID] = ports.StockSnapshot{ArticleDetailID: row.ArticleDetailID, Figures: row.Figures, Below: row.Below}
+	}
+	var missing []snapshotRow
+	for _, id := range ids {
+		if _, ok := out[id]; !ok {
+			missing = append(missing, snapshotRow{ArticleDetailID: id})
+		}
+	}
+	if len(missing) == 0 {
+		return out, nil
+	}
+	// A concurrent transaction creating the same snapshot makes this insert
+	// wait for it; reading again afterwards sees what it committed.
+	if _, err := r.s.idb.NewInsert().Model(&missing).On("CONFLICT (article_detail_id) DO NOTHING").Exec(ctx); err != nil {
+		return nil, err
+	}
+	missingIDs := make([]int64, len(missing))
+	for i, m := range missing {
+		missingIDs[i] = m.ArticleDetailID
+	}
+	if rows, err = r.lockedSnapshots(ctx, missingIDs); err != nil {
+		return nil, err
+	}
+	for _, row := range rows {
+		out[row.ArticleDetailID] = ports.StockSnapshot{ArticleDetailID: row.ArticleDetailID, Figures: row.Figures, Below: row.Below}
+	}
+	return out, nil
+}
+
+func (r events) SaveSnapshots(ctx context.Context, snapshots []ports.StockSnapshot) error {
+	rows := make([]snapshotRow, len(snapshots))
+	for i, s := range snapshots {
+		rows[i] = snapshotRow{ArticleDetailID: s.ArticleDetailID, Figures: s.Figures, Below: s.Below}
+	}
+	_, err := r.s.idb.NewInsert().Model(&rows).On("CONFLICT (article_detail_id) DO UPDATE").
+		Set("figures = EXCLUDED.figures").Set("below = EXCLUDED.below").Exec(ctx)
+	return err
+}
+
+func (r events) DeleteSnapshots(ctx context.Context, ids []int64) error {
+	_, err := r.s.idb.NewDelete().TableExpr("stock_snapshots").Where("article_detail_id IN (?)", bun.List(ids)).Exec(ctx)
+	return err
+}
+
+// takePositions reserves n feed positions and returns the first.
+//
+// Why this gives the feed its guarantee: the counter is one row, and the
+// UPDATE locks it until the transaction ends. Every transaction that records
+// events does this as its last statements, so while one holds the row, no
+// other can take positions, and the next one gets the row only after this
+// one has committed (or rolled back: a gap, which readers do not mind). So
+// positions are handed out in commit order, and a reader that has seen
+// position N can never later meet a newly committed event below N. The cost
+// is that recording transactions commit one at a time, for the short span
+// from this statement to their commit.
+//
+// lockFeed takes the same lock without taking positions: webhook changes
+// use it to fall cleanly before or after every event transaction.
+func (s *store) takePositions(ctx context.Context, n int) (int64, error) {
+	var last int64
+	err := s.idb.NewRaw("UPDATE event_feed SET value = value + ? WHERE name = 'last' RETURNING value", n).Scan(ctx, &last)
+	return last - int64(n) + 1, err
+}
+
+func (s *store) lockFeed(ctx context.Context) error {
+	_, err := s.idb.ExecContext(ctx, "UPDATE event_feed SET value = value WHERE name = 'last'")
+	return err
+}
+
+// Append stores the events at their feed positions and queues a delivery
+// for every enabled webhook subscribed to their type.
+func (r events) Append(ctx context.Context, evs []ports.NewEvent, at time.Time) error {
+	var first int64
+	var err error
+	if r.s.db.PositionsAtInsert && r.s.db.postgres {
+		first = 0 // each row takes its own position from the sequence below
+	} else if first, err = r.s.takePositions(ctx, len(evs)); err != nil {
+		return err
+	}
+	rows := make([]eventRow, len(evs))
+	for i, e := range evs {
+		rows[i] = eventRow{ID: first + int64(i), Type: e.Type, CreatedAt: at.UTC(), Data: string(e.Data)}
+	}
+	ins := r.s.idb.NewInsert().Model(&rows)
+	if first == 0 {
+		ins = ins.Value("id", "nextval('events_insert_positions')").Returning("id")
+	}
+	if _, err := ins.Exec(ctx); err != nil {
+		return err
+	}
+	return r.fanOut(ctx, rows)
+}
+
+// fanOut queues the deliveries of the new events. It reads the webhooks
+// while holding the feed lock, which webhook changes take too: a webhook
+// gets exactly the events that commit after its creation while it is enabled.
+func (r events) fanOut(ctx context.Context, rows []eventRow) error {
+	var hooks []struct {
+		ID     int64  `bun:"id"`
+		Events string `bun:"events"`
+	}
+	if err := r.s.idb.NewSelect().TableExpr("webhooks").Column("id", "events").Where("enabled").Scan(ctx, &hooks); err != nil || len(hooks) == 0 {
+		return err
+	}
+	now, err := r.s.dbNow(ctx)
+	if err != nil {
+		return err
+	}
+	var deliveries []deliveryRow
+	for _, h := range hooks {
+		types := strings.Split(h.Events, ",")
+		for _, e := range rows {
+			if slices.Contains(types, e.Type) {
+				deliveries = append(deliveries, deliveryRow{
+					WebhookID: h.ID, EventID: e.ID, Type: e.Type, Status: ports.DeliveryPending,
+					NextAttemptAt: &now, CreatedAt: now,
+				})
+			}
+		}
+	}
+	if len(deliveries) == 0 {
+		return nil
+	}
+	_, err = r.s.idb.NewInsert().Model(&deliveries).ExcludeColumn("id").Exec(ctx)
+	return err
+}
+
+func (r events) Feed(ctx context.Context, after int64, limit int, types []string) ([]ports.Event, error) {
+	var rows []eventRow
+	q := r.s.idb.NewSelect().Model(&rows).Where("id > ?", after).OrderExpr("id").Limit(int64(limit))
+	if len(types) > 0 {
+		q = q.Where("type IN (?)", bun.List(types))
+	}
+	if err := q.Scan(ctx); err != nil {
+		return nil, err
+	}
+	out := make([]ports.Event, len(rows))
+	for i, row := range rows {
+		out[i] = ports.Event{ID: row.ID, Type: row.Type, CreatedAt: row.CreatedAt.UTC(), Data: []byte(row.Data)}
+	}
+	return out, nil
+}
+
+func (r events) PurgedThrough(ctx context.Context) (int64, error) {
+	var n int64
+	err := r.s.idb.NewSelect().TableExpr("event_feed").Column("value").Where("name = 'purged'").Scan(ctx, &n)
+	return n, err
+}
+
+// Purge removes every event up to the last one recorded before the cutoff,
+// with its deliveries, and remembers the position purged through.
+func (r events) Purge(ctx context.Context, olderThan time.Duration) (int, error) {
+	now, err := r.s.dbNow(ctx)
+	if err != nil {
+		return 0, err
+	}
+	var through sql.NullInt64
+	err = r.s.idb.NewSelect().TableExpr("events").ColumnExpr("MAX(id)").Where("created_at < ?", now.Add(-olderThan)).Scan(ctx, &through)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return 0, err
+	}
+	if !through.Valid {
+		return 0, nil
+	}
+	res, err := r.s.idb.NewDelete().TableExpr("events").Where("id <= ?", through.Int64).Exec(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := r.s.idb.NewDelete().TableExpr("webhook_deliveries").Where("event_id <= ?", through.Int64).Exec(ctx); err != nil {
+		return 0, err
+	}
+	if _, err := r.s.idb.ExecContext(ctx, "UPDATE event_feed SET value = ? WHERE name = 'purged' AND value < ?", through.Int64, through.Int64); err != nil {
+		return 0, err
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}
