@@ -23,9 +23,9 @@ type articleRow struct {
 // belowReorderPointSQL is catalog.ArticleDetail.BelowReorderPoint over the
 // availableStock of application.articleFigures, spelled in SQL so that a
 // list can filter by it; test/reorder_point_test.go checks that both agree.
-const belowReorderPointSQL = `(a.reorder_point > 0 AND COALESCE((SELECT SUM(m.stock) FROM stock_mappings AS m
-JOIN warehouses AS w ON w.id = m.warehouse_id
-WHERE m.article_detail_id = a.id AND w.stock_available_for_sale), 0) - ` + outstandingSQL + ` < a.reorder_point)`
+const belowReorderPointSQL = `(a.reorder_point > 0 AND COALESCE((SELECT SUM(t.stock) FROM stock_totals AS t
+JOIN warehouses AS w ON w.id = t.warehouse_id
+WHERE t.article_detail_id = a.id AND w.stock_available_for_sale), 0) - ` + outstandingSQL + ` < a.reorder_point)`
 
 var articleColumns = columns{
 	"articleDetail.id": "a.id", "articleDetail.number": "a.number", "articleDetail.name": "a.name",

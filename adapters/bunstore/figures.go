@@ -26,12 +26,11 @@ func (r figures) WarehouseStocks(ctx context.Context, ids []int64) (map[int64][]
 		Stock                 int    `bun:"stock"`
 		ReservedStock         int    `bun:"reserved_stock"`
 	}
-	err := r.s.idb.NewSelect().TableExpr("stock_mappings AS m").Join("JOIN warehouses AS w ON w.id = m.warehouse_id").
-		ColumnExpr("m.article_detail_id, m.warehouse_id, w.code AS warehouse_code, w.stock_available_for_sale").
-		ColumnExpr("SUM(m.stock) AS stock, SUM(m.reserved_stock) AS reserved_stock").
-		Where("m.article_detail_id IN (?)", bun.List(ids)).
-		GroupExpr("m.article_detail_id, m.warehouse_id, w.code, w.stock_available_for_sale").
-		OrderExpr("m.article_detail_id, m.warehouse_id").Scan(ctx, &rows)
+	// stock_totals is kept by triggers on stock_mappings (see its migration).
+	err := r.s.idb.NewSelect().TableExpr("stock_totals AS t").Join("JOIN warehouses AS w ON w.id = t.warehouse_id").
+		ColumnExpr("t.article_detail_id, t.warehouse_id, w.code AS warehouse_code, w.stock_available_for_sale, t.stock, t.reserved_stock").
+		Where("t.article_detail_id IN (?) AND t.mappings > 0", bun.List(ids)).
+		OrderExpr("t.article_detail_id, t.warehouse_id").Scan(ctx, &rows)
 	for _, row := range rows {
 		out[row.ArticleDetailID] = append(out[row.ArticleDetailID], ports.WarehouseStock{
 			WarehouseID: row.WarehouseID, WarehouseCode: row.WarehouseCode, StockAvailableForSale: row.StockAvailableForSale,
