@@ -17,11 +17,7 @@ func articleFigures(ctx context.Context, s ports.Store, articles []*catalog.Arti
 	for i, a := range articles {
 		ids[i] = a.ID()
 	}
-	stocks, err := s.Figures().WarehouseStocks(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	outstanding, err := s.Figures().Outstanding(ctx, ids)
+	stocks, outstanding, err := s.Figures().StockOf(ctx, ids)
 	if err != nil {
 		return nil, err
 	}

@@ -330,14 +330,11 @@ func (t *tracker) stockEvents(ctx context.Context, cause Cause) ([]ports.NewEven
 	if err != nil {
 		return nil, err
 	}
-	page, err := t.Store.ArticleDetails().List(ctx, ports.ListQuery{
-		Limit:   len(ids),
-		Filters: []ports.Filter{{Property: "articleDetail.id", Expression: ports.ExprIn, Values: anySlice(ids)}},
-	})
+	articles, err := t.Figures().Articles(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	figures, err := articleFigures(ctx, t.Store, page.Items)
+	figures, err := articleFigures(ctx, t.Store, articles)
 	if err != nil {
 		return nil, err
 	}
@@ -386,14 +383,6 @@ func encodeFigures(f ArticleStock) string {
 		}
 	}
 	return b.String()
-}
-
-func anySlice(ids []int64) []any {
-	out := make([]any, len(ids))
-	for i, id := range ids {
-		out[i] = id
-	}
-	return out
 }
 
 func nullIfZero[T comparable](v T) *T {

@@ -3,6 +3,8 @@ package ports
 import (
 	"context"
 	"time"
+
+	"github.com/shopstock/inventory/domain/catalog"
 )
 
 // Event types (extensions E1).
@@ -67,12 +69,13 @@ type EventRepository interface {
 // FigureReader reads what the stock figures of many products are made of,
 // in a fixed number of queries however many products it is asked about.
 type FigureReader interface {
-	// WarehouseStocks is each product's stock per warehouse, for the
-	// warehouses where it has mappings, in warehouse id order.
-	WarehouseStocks(ctx context.Context, articleDetailIDs []int64) (map[int64][]WarehouseStock, error)
-	// Outstanding is what positions that are not cancelled, of orders that
-	// are not cancelled, still have to ship of each product.
-	Outstanding(ctx context.Context, articleDetailIDs []int64) (map[int64]int, error)
+	// Articles returns the products with these ids, in id order, in one query.
+	Articles(ctx context.Context, ids []int64) ([]*catalog.ArticleDetail, error)
+	// StockOf is, in one query, each product's stock per warehouse (for
+	// the warehouses where it has mappings, in warehouse id order) and what
+	// positions that are not cancelled, of orders that are not cancelled,
+	// still have to ship of it.
+	StockOf(ctx context.Context, articleDetailIDs []int64) (map[int64][]WarehouseStock, map[int64]int, error)
 	// ArticlesInWarehouse lists the products with mappings in the warehouse.
 	ArticlesInWarehouse(ctx context.Context, warehouseID int64) ([]int64, error)
 }

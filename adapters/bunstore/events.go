@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/shopstock/inventory/ports"
 )
@@ -78,7 +79,19 @@ func (r events) LockSnapshots(ctx context.Context, ids []int64) (map[int64]ports
 	return out, nil
 }
 
+// SaveSnapshots writes snapshots that LockSnapshots returned (so their
+// rows exist).
 func (r events) SaveSnapshots(ctx context.Context, snapshots []ports.StockSnapshot) error {
+	if r.s.db.postgres {
+		ids, figures, below := make([]int64, len(snapshots)), make([]string, len(snapshots)), make([]bool, len(snapshots))
+		for i, s := range snapshots {
+			ids[i], figures[i], below[i] = s.ArticleDetailID, s.Figures, s.Below
+		}
+		_, err := r.s.idb.ExecContext(ctx, `UPDATE stock_snapshots AS s SET figures = v.figures, below = v.below
+FROM unnest(?::bigint[], ?::text[], ?::boolean[]) AS v(id, figures, below) WHERE s.article_detail_id = v.id`,
+			pgdialect.Array(ids), pgdialect.Array(figures), pgdialect.Array(below))
+		return err
+	}
 	rows := make([]snapshotRow, len(snapshots))
 	for i, s := range snapshots {
 		rows[i] = snapshotRow{ArticleDetailID: s.ArticleDetailID, Figures: s.Figures, Below: s.Below}
@@ -121,22 +134,50 @@ func (s *store) lockFeed(ctx context.Context) error {
 // Append stores the events at their feed positions and queues a delivery
 // for every enabled webhook subscribed to their type.
 func (r events) Append(ctx context.Context, evs []ports.NewEvent, at time.Time) error {
-	var first int64
-	var err error
 	if r.s.db.PositionsAtInsert && r.s.db.postgres {
-		first = 0 // each row takes its own position from the sequence below
-	} else if first, err = r.s.takePositions(ctx, len(evs)); err != nil {
+		return r.appendAtInsert(ctx, evs, at)
+	}
+	first, err := r.s.takePositions(ctx, len(evs))
+	if err != nil {
+		return err
+	}
+	if r.s.db.postgres {
+		// One statement for the events and their deliveries: on the way to
+		// the commit every round trip is spent holding the feed lock. It
+		// starts after takePositions got the lock, so it sees every webhook
+		// change committed before.
+		types, data := make([]string, len(evs)), make([]string, len(evs))
+		for i, e := range evs {
+			types[i], data[i] = e.Type, string(e.Data)
+		}
+		_, err := r.s.idb.ExecContext(ctx, `WITH e AS (
+    INSERT INTO events (id, type, created_at, data)
+    SELECT ? + v.ord - 1, v.type, ?, v.data FROM unnest(?::text[], ?::text[]) WITH ORDINALITY AS v(type, data, ord)
+    RETURNING id, type)
+INSERT INTO webhook_deliveries (webhook_id, event_id, type, status, next_attempt_at, created_at)
+SELECT w.id, e.id, e.type, 'pending', clock_timestamp(), clock_timestamp()
+FROM e JOIN webhooks AS w ON w.enabled AND ',' || w.events || ',' LIKE '%,' || e.type || ',%'
+ORDER BY w.id, e.id`, first, at.UTC(), pgdialect.Array(types), pgdialect.Array(data))
 		return err
 	}
 	rows := make([]eventRow, len(evs))
 	for i, e := range evs {
 		rows[i] = eventRow{ID: first + int64(i), Type: e.Type, CreatedAt: at.UTC(), Data: string(e.Data)}
 	}
-	ins := r.s.idb.NewInsert().Model(&rows)
-	if first == 0 {
-		ins = ins.Value("id", "nextval('events_insert_positions')").Returning("id")
+	if _, err := r.s.idb.NewInsert().Model(&rows).Exec(ctx); err != nil {
+		return err
 	}
-	if _, err := ins.Exec(ctx); err != nil {
+	return r.fanOut(ctx, rows)
+}
+
+// appendAtInsert is the broken design the feed test must catch: positions
+// from a sequence at insert time, in no relation to the commit order.
+func (r events) appendAtInsert(ctx context.Context, evs []ports.NewEvent, at time.Time) error {
+	rows := make([]eventRow, len(evs))
+	for i, e := range evs {
+		rows[i] = eventRow{Type: e.Type, CreatedAt: at.UTC(), Data: string(e.Data)}
+	}
+	if _, err := r.s.idb.NewInsert().Model(&rows).Value("id", "nextval('events_insert_positions')").Returning("id").Exec(ctx); err != nil {
 		return err
 	}
 	return r.fanOut(ctx, rows)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/shopstock/inventory/domain/catalog"
 	domorder "github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/ports"
 )
@@ -13,12 +14,29 @@ type figures struct{ s *store }
 
 func (s *store) Figures() ports.FigureReader { return figures{s} }
 
-func (r figures) WarehouseStocks(ctx context.Context, ids []int64) (map[int64][]ports.WarehouseStock, error) {
-	out := make(map[int64][]ports.WarehouseStock, len(ids))
+func (r figures) Articles(ctx context.Context, ids []int64) ([]*catalog.ArticleDetail, error) {
+	var rows []articleRow
+	if err := r.s.idb.NewSelect().Model(&rows).Where("id IN (?)", bun.List(ids)).OrderExpr("id").Scan(ctx); err != nil {
+		return nil, err
+	}
+	out := make([]*catalog.ArticleDetail, len(rows))
+	for i, row := range rows {
+		out[i] = catalog.UnmarshalArticleDetailFromDatabase(row.ID, row.Number, row.Name, row.ReorderPoint)
+	}
+	return out, nil
+}
+
+// StockOf reads the stock per warehouse from stock_totals, which triggers
+// on stock_mappings keep (see its migration), and what orders still have to
+// ship, in one round trip: kind 'w' rows are warehouses, kind 'o' rows the
+// outstanding quantity.
+func (r figures) StockOf(ctx context.Context, ids []int64) (map[int64][]ports.WarehouseStock, map[int64]int, error) {
+	stocks, outstanding := make(map[int64][]ports.WarehouseStock, len(ids)), make(map[int64]int, len(ids))
 	if len(ids) == 0 {
-		return out, nil
+		return stocks, outstanding, nil
 	}
 	var rows []struct {
+		Kind                  string `bun:"kind"`
 		ArticleDetailID       int64  `bun:"article_detail_id"`
 		WarehouseID           int64  `bun:"warehouse_id"`
 		WarehouseCode         string `bun:"warehouse_code"`
@@ -26,48 +44,34 @@ func (r figures) WarehouseStocks(ctx context.Context, ids []int64) (map[int64][]
 		Stock                 int    `bun:"stock"`
 		ReservedStock         int    `bun:"reserved_stock"`
 	}
-	// stock_totals is kept by triggers on stock_mappings (see its migration).
-	err := r.s.idb.NewSelect().TableExpr("stock_totals AS t").Join("JOIN warehouses AS w ON w.id = t.warehouse_id").
-		ColumnExpr("t.article_detail_id, t.warehouse_id, w.code AS warehouse_code, w.stock_available_for_sale, t.stock, t.reserved_stock").
-		Where("t.article_detail_id IN (?) AND t.mappings > 0", bun.List(ids)).
-		OrderExpr("t.article_detail_id, t.warehouse_id").Scan(ctx, &rows)
+	err := r.s.idb.NewRaw(`SELECT 'w' AS kind, t.article_detail_id, t.warehouse_id, w.code AS warehouse_code,
+    w.stock_available_for_sale, t.stock, t.reserved_stock
+FROM stock_totals AS t JOIN warehouses AS w ON w.id = t.warehouse_id
+WHERE t.article_detail_id IN (?0) AND t.mappings > 0
+UNION ALL
+SELECT 'o', od.article_detail_id, 0, '', ?3, SUM(od.quantity - od.shipped), 0
+FROM order_details AS od JOIN orders AS o ON o.id = od.order_id
+WHERE od.article_detail_id IN (?0) AND od.status <> ?1 AND o.status <> ?2 AND od.quantity > od.shipped
+GROUP BY od.article_detail_id
+ORDER BY 2, 3`, bun.List(ids), string(domorder.DetailCancelled), string(domorder.StatusCancelled), false).Scan(ctx, &rows)
 	for _, row := range rows {
-		out[row.ArticleDetailID] = append(out[row.ArticleDetailID], ports.WarehouseStock{
+		if row.Kind == "o" {
+			outstanding[row.ArticleDetailID] = row.Stock
+			continue
+		}
+		stocks[row.ArticleDetailID] = append(stocks[row.ArticleDetailID], ports.WarehouseStock{
 			WarehouseID: row.WarehouseID, WarehouseCode: row.WarehouseCode, StockAvailableForSale: row.StockAvailableForSale,
 			Stock: row.Stock, ReservedStock: row.ReservedStock,
 		})
 	}
-	return out, err
+	return stocks, outstanding, err
 }
 
 // outstandingSQL is what a product's positions still have to ship, as a
-// correlated subquery over the product in a.id (see orders.Outstanding).
+// correlated subquery over the product in a.id (the rule of StockOf).
 const outstandingSQL = `COALESCE((SELECT SUM(od.quantity - od.shipped) FROM order_details AS od
 JOIN orders AS o ON o.id = od.order_id
 WHERE od.article_detail_id = a.id AND od.status <> 'Cancelled' AND o.status <> 'Cancelled' AND od.quantity > od.shipped), 0)`
-
-func (r figures) Outstanding(ctx context.Context, ids []int64) (map[int64]int, error) {
-	out := make(map[int64]int, len(ids))
-	if len(ids) == 0 {
-		return out, nil
-	}
-	var rows []struct {
-		ArticleDetailID int64 `bun:"article_detail_id"`
-		Outstanding     int   `bun:"outstanding"`
-	}
-	err := r.s.idb.NewSelect().TableExpr("order_details AS od").
-		Join("JOIN orders AS o ON o.id = od.order_id").
-		ColumnExpr("od.article_detail_id, SUM(od.quantity - od.shipped) AS outstanding").
-		Where("od.article_detail_id IN (?)", bun.List(ids)).
-		Where("od.status <> ?", string(domorder.DetailCancelled)).
-		Where("o.status <> ?", string(domorder.StatusCancelled)).
-		Where("od.quantity > od.shipped").
-		GroupExpr("od.article_detail_id").Scan(ctx, &rows)
-	for _, row := range rows {
-		out[row.ArticleDetailID] = row.Outstanding
-	}
-	return out, err
-}
 
 func (r figures) ArticlesInWarehouse(ctx context.Context, warehouseID int64) ([]int64, error) {
 	var ids []int64
