@@ -71,7 +71,10 @@ func (w *Webhook) Apply(p Patch, knownTypes []string) error {
 	}
 	if p.Description != nil {
 		next.description = strings.TrimSpace(*p.Description)
-		if utf8.RuneCountInString(next.description) > 255 {
+		switch {
+		case !utf8.ValidString(next.description) || strings.IndexFunc(next.description, isControl) >= 0:
+			fields = append(fields, errs.FieldError{Property: "description", Message: "must be valid UTF-8 without control characters"})
+		case utf8.RuneCountInString(next.description) > 255:
 			fields = append(fields, errs.FieldError{Property: "description", Message: "must be at most 255 characters"})
 		}
 	}
@@ -85,9 +88,14 @@ func (w *Webhook) Apply(p Patch, knownTypes []string) error {
 	return nil
 }
 
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+
 func checkURL(raw string) string {
 	if len(raw) > MaxURLLength {
 		return "must be at most 2048 characters"
+	}
+	if !utf8.ValidString(raw) || strings.IndexFunc(raw, isControl) >= 0 {
+		return "must be valid UTF-8 without control characters"
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Hostname() == "" {

@@ -30,11 +30,15 @@ func TestWebhookRules(t *testing.T) {
 		{"too long", "https://shop.example/" + strings.Repeat("a", MaxURLLength), types},
 		{"credentials", "https://u:p@shop.example/", types},
 		{"no events", "https://shop.example/", nil},
+		{"control character", "https://shop.example/\x01", types},
 		{"unknown event", "https://shop.example/", []string{"stock.gone"}},
 	} {
 		if _, err := New(tc.url, tc.events, "", true, "s", types, now); errs.KindOf(err) != errs.Invalid {
 			t.Errorf("%s: want invalid, got %v", tc.name, err)
 		}
+	}
+	if _, err := New("https://shop.example/", types, "a\tb", true, "s", types, now); errs.KindOf(err) != errs.Invalid {
+		t.Errorf("a description with a control character is refused: %v", err)
 	}
 	bad := "nope"
 	if err := w.Apply(Patch{URL: &bad, Enabled: new(bool)}, types); err == nil || !w.Enabled() || w.URL() != "https://shop.example/hook" {
