@@ -298,9 +298,10 @@ func (t *tracker) record(ctx context.Context, clock ports.Clock) (bool, error) {
 		}
 	}
 	var events []ports.NewEvent
+	var snapshots []ports.StockSnapshot
 	if len(t.articles) > 0 {
 		var err error
-		if events, err = t.stockEvents(ctx, t.cause(ctx, flagChanged)); err != nil {
+		if events, snapshots, err = t.stockEvents(ctx, t.cause(ctx, flagChanged)); err != nil {
 			return false, err
 		}
 	}
@@ -314,29 +315,26 @@ func (t *tracker) record(ctx context.Context, clock ports.Clock) (bool, error) {
 			OrderID: o.ID(), Number: o.Number(), Status: string(o.Status()), PreviousStatus: string(before),
 		}))
 	}
-	if len(events) == 0 {
+	if len(events) == 0 && len(snapshots) == 0 {
 		return false, nil
 	}
-	return true, t.Events().Append(ctx, events, clock.Now())
+	return len(events) > 0, t.Events().Record(ctx, snapshots, events, clock.Now())
 }
 
-// stockEvents compares the touched products' figures with their snapshots.
-func (t *tracker) stockEvents(ctx context.Context, cause Cause) ([]ports.NewEvent, error) {
+// stockEvents compares the touched products' figures with their snapshots
+// and returns the events and the snapshots that changed.
+func (t *tracker) stockEvents(ctx context.Context, cause Cause) ([]ports.NewEvent, []ports.StockSnapshot, error) {
 	ids := slices.Sorted(maps.Keys(t.articles))
 	// The snapshots are locked before the figures are read: a transaction
 	// touching the same product waits here until this one commits, and
 	// then reads figures that include this one's changes.
-	snapshots, err := t.Events().LockSnapshots(ctx, ids)
+	snapshots, articles, err := t.Events().LockSnapshots(ctx, ids)
 	if err != nil {
-		return nil, err
-	}
-	articles, err := t.Figures().Articles(ctx, ids)
-	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	figures, err := articleFigures(ctx, t.Store, articles)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var events []ports.NewEvent
 	var changed []ports.StockSnapshot
@@ -361,12 +359,7 @@ func (t *tracker) stockEvents(ctx context.Context, cause Cause) ([]ports.NewEven
 			changed = append(changed, now)
 		}
 	}
-	if len(changed) > 0 {
-		if err := t.Events().SaveSnapshots(ctx, changed); err != nil {
-			return nil, err
-		}
-	}
-	return events, nil
+	return events, changed, nil
 }
 
 // encodeFigures spells the figures that stock.changed watches, canonically:

@@ -45,17 +45,19 @@ type StockSnapshot struct {
 // EventRepository records events and keeps the change feed.
 type EventRepository interface {
 	// LockSnapshots locks the snapshots of these products (creating empty
-	// ones for products that have none) in id order and returns them. A
-	// writer locks before it reads the figures it compares, so that two
-	// transactions touching one product compare in the order they commit.
-	LockSnapshots(ctx context.Context, articleDetailIDs []int64) (map[int64]StockSnapshot, error)
-	SaveSnapshots(ctx context.Context, snapshots []StockSnapshot) error
+	// ones for products that have none) in id order and returns them with
+	// the products, read in the same statement; ids of products that do not
+	// exist are left out. A writer locks before it reads the figures it
+	// compares, so that two transactions touching one product compare in
+	// the order they commit.
+	LockSnapshots(ctx context.Context, articleDetailIDs []int64) (map[int64]StockSnapshot, []*catalog.ArticleDetail, error)
 	DeleteSnapshots(ctx context.Context, articleDetailIDs []int64) error
-	// Append gives events their feed positions and stores them, with a
-	// delivery for every enabled webhook that subscribes to their type. It
-	// must be the transaction's last write: the positions are handed out in
-	// commit order (see the README, "The change feed").
-	Append(ctx context.Context, events []NewEvent, at time.Time) error
+	// Record writes the changed snapshots, gives the events their feed
+	// positions and stores them, with a delivery for every enabled webhook
+	// that subscribes to their type. It must be the transaction's last
+	// write: the positions are handed out in commit order (see the README,
+	// "The feed guarantee").
+	Record(ctx context.Context, snapshots []StockSnapshot, events []NewEvent, at time.Time) error
 	// Feed returns up to limit events after the position, in feed order,
 	// of the given types (all when none are given).
 	Feed(ctx context.Context, after int64, limit int, types []string) ([]Event, error)
@@ -69,8 +71,6 @@ type EventRepository interface {
 // FigureReader reads what the stock figures of many products are made of,
 // in a fixed number of queries however many products it is asked about.
 type FigureReader interface {
-	// Articles returns the products with these ids, in id order, in one query.
-	Articles(ctx context.Context, ids []int64) ([]*catalog.ArticleDetail, error)
 	// StockOf is, in one query, each product's stock per warehouse (for
 	// the warehouses where it has mappings, in warehouse id order) and what
 	// positions that are not cancelled, of orders that are not cancelled,

@@ -5,7 +5,6 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"github.com/shopstock/inventory/domain/catalog"
 	domorder "github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/ports"
 )
@@ -13,18 +12,6 @@ import (
 type figures struct{ s *store }
 
 func (s *store) Figures() ports.FigureReader { return figures{s} }
-
-func (r figures) Articles(ctx context.Context, ids []int64) ([]*catalog.ArticleDetail, error) {
-	var rows []articleRow
-	if err := r.s.idb.NewSelect().Model(&rows).Where("id IN (?)", bun.List(ids)).OrderExpr("id").Scan(ctx); err != nil {
-		return nil, err
-	}
-	out := make([]*catalog.ArticleDetail, len(rows))
-	for i, row := range rows {
-		out[i] = catalog.UnmarshalArticleDetailFromDatabase(row.ID, row.Number, row.Name, row.ReorderPoint)
-	}
-	return out, nil
-}
 
 // StockOf reads the stock per warehouse from stock_totals, which triggers
 // on stock_mappings keep (see its migration), and what orders still have to
