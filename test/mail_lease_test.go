@@ -193,3 +193,60 @@ func TestSentMailsArePurgedAfterTheRetention(t *testing.T) {
 		}
 	})
 }
+
+// lateMailer ignores its context, as a send stuck in a system call would,
+// and fails after a while.
+type lateMailer struct {
+	started chan struct{}
+	delay   time.Duration
+}
+
+func (m lateMailer) Send(context.Context, ports.Mail) error {
+	m.started <- struct{}{}
+	time.Sleep(m.delay)
+	return errors.New("451 try again later")
+}
+
+// An attempt that overran its lease, while another dispatcher claimed and
+// sent the mail, records nothing: its late failure neither reschedules nor
+// fails the sent mail.
+func TestTheOutcomeOfAnAttemptPastItsLeaseIsNotRecorded(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		env := apitest.New(t, databaseURL)
+		mailEnqueue(t, env.App, env, "jane@example.com")
+		late := lateMailer{started: make(chan struct{}, 1), delay: 1500 * time.Millisecond}
+		first := env.App.MailDispatcher(late)
+		first.Lease = time.Second
+		done := make(chan application.DispatchReport)
+		go func() {
+			r, err := first.DispatchOnce(context.Background())
+			if err != nil {
+				t.Errorf("dispatch: %v", err)
+			}
+			done <- r
+		}()
+		<-late.started
+		time.Sleep(1100 * time.Millisecond)
+		other := &instantMailer{}
+		if r, err := env.App.MailDispatcher(other).DispatchOnce(context.Background()); err != nil || r.Sent != 1 {
+			t.Fatalf("after the lease the second dispatcher sends: %+v %v", r, err)
+		}
+		<-done
+		var row struct {
+			Attempts  int        `bun:"attempts"`
+			SentAt    *time.Time `bun:"sent_at"`
+			FailedAt  *time.Time `bun:"failed_at"`
+			LastError string     `bun:"last_error"`
+		}
+		if err := env.DB.Bun().NewSelect().Table("mail_outbox").Column("attempts", "sent_at", "failed_at", "last_error").Scan(context.Background(), &row); err != nil {
+			t.Fatal(err)
+		}
+		if row.Attempts != 2 || row.SentAt == nil || row.FailedAt != nil || row.LastError != "" {
+			t.Errorf("outbox row = %+v: the late failure of attempt 1 overwrote attempt 2", row)
+		}
+		if r, _ := env.App.MailDispatcher(other).DispatchOnce(context.Background()); r.Done() != 0 {
+			t.Errorf("the sent mail was rescheduled: %+v", r)
+		}
+	})
+}
