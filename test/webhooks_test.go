@@ -254,6 +254,9 @@ func TestWebhookDeliveries(t *testing.T) {
 		if r := whDispatch(t, d); r.Done() != 0 {
 			t.Fatalf("nothing is due before the retry, and the later event waits: %+v", r)
 		}
+		if st, err := env.App.WebhookQueueStats(context.Background()); err != nil || st.Pending != 2 || st.OldestAge <= 0 || st.OldestAge > time.Minute {
+			t.Errorf("queue stats %+v %v, want 2 pending", st, err)
+		}
 		var order []string
 		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline) && len(whPending(t, env, id)) > 0; {
 			time.Sleep(50 * time.Millisecond)

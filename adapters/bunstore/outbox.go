@@ -47,12 +47,12 @@ func (s *store) Outbox() ports.OutboxRepository {
 
 // Enqueue queues the mail, due at once on the database's clock.
 func (r outbox) Enqueue(ctx context.Context, m ports.Mail, at time.Time) error {
-	now, err := r.s.dbNow(ctx)
-	if err != nil {
-		return err
+	row := &outboxRow{Recipient: m.To, Subject: m.Subject, Body: m.Body, NextAttemptAt: time.Now().UTC(), CreatedAt: at.UTC()}
+	q := r.s.idb.NewInsert().Model(row).ExcludeColumn("id")
+	if r.s.db.postgres {
+		q = q.Value("next_attempt_at", "clock_timestamp()") // no extra round trip for dbNow
 	}
-	row := &outboxRow{Recipient: m.To, Subject: m.Subject, Body: m.Body, NextAttemptAt: now, CreatedAt: at.UTC()}
-	_, err = r.s.idb.NewInsert().Model(row).ExcludeColumn("id").Exec(ctx)
+	_, err := q.Exec(ctx)
 	return err
 }
 

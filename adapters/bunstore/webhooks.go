@@ -223,6 +223,8 @@ func (r webhooks) Failed(ctx context.Context, id int64, attempt, statusCode int,
 }
 
 func (r webhooks) Stats(ctx context.Context) (ports.QueueStats, error) {
-	n, age, err := r.stats(ctx, "q.status = 'pending'")
+	// Deliveries of a disabled webhook wait for it to be enabled again:
+	// they are not counted as late.
+	n, age, err := r.stats(ctx, "q.status = 'pending' AND EXISTS (SELECT 1 FROM webhooks AS w WHERE w.id = q.webhook_id AND w.enabled)")
 	return ports.QueueStats{Pending: n, OldestAge: age}, err
 }
