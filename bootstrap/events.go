@@ -43,15 +43,24 @@ func runWebhookDispatcher(lc fx.Lifecycle, app *application.App, c Config, log *
 	})
 }
 
+// retentionInterval is how often a purge with the given retention runs: a
+// tenth of the retention, at least every second and at most every
+// purgeInterval, so that a short retention is kept closely too.
+func retentionInterval(retention time.Duration) time.Duration {
+	return min(max(retention/10, time.Second), purgeInterval)
+}
+
 // runRetentionPurges removes events and finished mails past their
 // retention, at start and then periodically.
 func runRetentionPurges(lc fx.Lifecycle, app *application.App, c Config, log *zap.Logger) {
-	every(lc, purgeInterval, func(ctx context.Context) {
+	every(lc, retentionInterval(c.EventRetention), func(ctx context.Context) {
 		if n, err := app.PurgeEvents(ctx, c.EventRetention); err != nil && ctx.Err() == nil {
 			log.Warn("purging events failed", zap.Error(err))
 		} else if n > 0 {
 			log.Info("purged events", zap.Int("count", n))
 		}
+	})
+	every(lc, retentionInterval(c.MailRetention), func(ctx context.Context) {
 		if n, err := app.PurgeMails(ctx, c.MailRetention); err != nil && ctx.Err() == nil {
 			log.Warn("purging mails failed", zap.Error(err))
 		} else if n > 0 {
