@@ -23,9 +23,9 @@ import (
 )
 
 // The change feed's guarantee (extensions E2): three service instances on
-// one PostgreSQL, eight writers and a reader that pages with `after`. The
-// reader must see every committed change exactly once and in commit order,
-// within 1 s of the commit. Every commit is made slow on purpose (a random
+// one PostgreSQL, eight writers (stock batches and orders) and a reader that
+// pages with `after`. The reader must see every committed change exactly
+// once and in commit order, within 1 s of the commit. Every commit is made slow on purpose (a random
 // pause after the events are recorded), which is what exposes a feed whose
 // positions are handed out at insert time: the same run with that design
 // must fail, and the second test shows it does.
@@ -76,9 +76,11 @@ func feedRun(t *testing.T, positionsAtInsert bool, duration time.Duration) []str
 		articles = append(articles, setup.created(t, instances[0].Do(t, "POST", "/api/articleDetails", map[string]any{"number": fmt.Sprintf("F-%d", i)}), false))
 	}
 
-	// Writers: each batch adds one piece of one product, so a product's
-	// physicalStock in its events counts its commits: 1, 2, 3, … in commit order.
-	var committed sync.Map // idempotency key -> article
+	// Writers: six send batches that add one piece of one product, two
+	// create orders of one piece (which lock no product, unlike batches).
+	// So in commit order a product's events count up: physicalStock by one
+	// with each batch, and availableStock is batches minus orders so far.
+	var committed sync.Map // idempotency key, or o-<order id> -> article
 	var lastCommit atomic.Int64
 	stop := time.Now().Add(duration)
 	var writers sync.WaitGroup
@@ -90,6 +92,17 @@ func feedRun(t *testing.T, positionsAtInsert bool, duration time.Duration) []str
 				env := instances[rand.IntN(len(instances))]
 				article := articles[rand.IntN(len(articles))]
 				key := fmt.Sprintf("w%d-%d", w, n)
+				if w >= 6 {
+					res := env.Do(t, http.MethodPost, "/api/orders", map[string]any{"number": key,
+						"details": []any{map[string]any{"articleDetailId": article, "quantity": 1}}})
+					if res.Status != http.StatusCreated {
+						t.Errorf("writer %d: %s", w, res)
+						return
+					}
+					committed.Store(fmt.Sprintf("o-%d", int64(res.JSON(t)["data"].(map[string]any)["id"].(float64))), article)
+					lastCommit.Store(time.Now().UnixNano())
+					continue
+				}
 				res := env.Do(t, http.MethodPut, "/api/stock/change/"+key,
 					[]any{map[string]any{"articleDetailId": article, "quantity": 1, "warehouse": map[string]any{"id": wh}}})
 				if res.Status != http.StatusOK || res.JSON(t)["success"] != true {
@@ -104,10 +117,10 @@ func feedRun(t *testing.T, positionsAtInsert bool, duration time.Duration) []str
 
 	// The reader pages through the feed from any instance, as a shop would.
 	type seen struct {
-		id      int64
-		key     string
-		article int64
-		stock   int64
+		id               int64
+		key              string
+		article          int64
+		stock, available int64
 	}
 	var got []seen
 	writersDone := make(chan struct{})
@@ -119,7 +132,11 @@ func feedRun(t *testing.T, positionsAtInsert bool, duration time.Duration) []str
 		for _, e := range events {
 			cause := e.Data["cause"].(map[string]any)
 			key, _ := cause["idempotencyKey"].(string)
-			got = append(got, seen{id: e.ID, key: key, article: int64(e.Data["id"].(float64)), stock: int64(e.Data["physicalStock"].(float64))})
+			if cause["type"] == "orders/create" {
+				key = fmt.Sprintf("o-%d", int64(cause["orderId"].(float64)))
+			}
+			got = append(got, seen{id: e.ID, key: key, article: int64(e.Data["id"].(float64)),
+				stock: int64(e.Data["physicalStock"].(float64)), available: int64(e.Data["availableStock"].(float64))})
 		}
 		after = last
 		return len(events)
@@ -148,16 +165,25 @@ func feedRun(t *testing.T, positionsAtInsert bool, duration time.Duration) []str
 
 	// Exactly once, and each product's events in commit order.
 	seenKeys := map[string]int{}
-	stockOf := map[int64]int64{}
+	stockOf, orderedOf := map[int64]int64{}, map[int64]int64{}
 	for i, s := range got {
 		if i > 0 && s.id <= got[i-1].id {
 			problems = append(problems, fmt.Sprintf("event %d after %d", s.id, got[i-1].id))
 		}
 		seenKeys[s.key]++
-		if s.stock != stockOf[s.article]+1 {
+		wantStock := stockOf[s.article] + 1
+		if s.key[0] == 'o' {
+			wantStock = stockOf[s.article]
+			orderedOf[s.article]++
+		}
+		if s.stock != wantStock {
 			problems = append(problems, fmt.Sprintf("event %d (%s): product %d at %d after %d: out of commit order", s.id, s.key, s.article, s.stock, stockOf[s.article]))
 		}
 		stockOf[s.article] = s.stock
+		if want := s.stock - orderedOf[s.article]; s.available != want {
+			problems = append(problems, fmt.Sprintf("event %d (%s): product %d available %d, want %d", s.id, s.key, s.article, s.available, want))
+			orderedOf[s.article] = s.stock - s.available
+		}
 	}
 	var missing []string
 	committed.Range(func(k, _ any) bool {
