@@ -234,3 +234,24 @@ func TestEventDataIsTheJSONOfTheSingleFetch(t *testing.T) {
 		}
 	}
 }
+
+func TestPartialShipmentsRecordTheirCauseAndTheStatus(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		f := ohSetup(t, databaseURL)
+		f.put(t, f.art1, ohWarehouse(f.main), 5)
+		orderID, o := f.newOrder(t, map[string]any{"number": "PS-1", "details": []any{map[string]any{"articleDetailId": f.art1, "quantity": 2}}})
+		_, pos := evFeed(t, f.env, "limit=1000")
+		ohOK(t, f.env.Do(t, "PUT", "/api/orderDetails/ship/ps-1", []any{map[string]any{"orderDetailId": ohDetailID(t, o, 0), "quantity": 1, "warehouse": map[string]any{"id": f.main}}}))
+		events, _ := evSince(t, f.env, pos)
+		if got := fmt.Sprint(evTypes(events)); got != fmt.Sprintf("[stock.changed:%d order.statusChanged:%d]", f.art1, orderID) {
+			t.Fatalf("events = %s", got)
+		}
+		if cause := evMatchesFetch(t, f.env, events[0]); cause["type"] != "orderDetails/ship" || cause["idempotencyKey"] != "ps-1" {
+			t.Errorf("cause = %v", cause)
+		}
+		if events[1].Data["status"] != "Partially delivered" || events[1].Data["previousStatus"] != "Open" {
+			t.Errorf("status change = %v", events[1].Data)
+		}
+	})
+}

@@ -254,6 +254,11 @@ func TestWebhookDeliveries(t *testing.T) {
 		if r := whDispatch(t, d); r.Done() != 0 {
 			t.Fatalf("nothing is due before the retry, and the later event waits: %+v", r)
 		}
+		pending := ohOK(t, env.Do(t, http.MethodGet, fmt.Sprintf("/api/webhooks/%d/deliveries?filter[0][property]=delivery.status&filter[0][value]=pending&sort[0][property]=delivery.eventId&sort[0][direction]=DESC", id), nil))
+		if pending["total"] != float64(2) || pending["data"].([]any)[0].(map[string]any)["attempts"] != float64(0) {
+			t.Errorf("pending deliveries, latest first: %v", pending)
+		}
+		ohError(t, env.Do(t, http.MethodGet, fmt.Sprintf("/api/webhooks/%d/deliveries?filter[0][property]=delivery.url", id), nil), http.StatusBadRequest, "delivery.status")
 		if st, err := env.App.WebhookQueueStats(context.Background()); err != nil || st.Pending != 2 || st.OldestAge <= 0 || st.OldestAge > time.Minute {
 			t.Errorf("queue stats %+v %v, want 2 pending", st, err)
 		}
