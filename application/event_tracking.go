@@ -75,6 +75,12 @@ func (r trackedArticles) Delete(ctx context.Context, id int64) error {
 	return r.ArticleDetailRepository.Delete(ctx, id)
 }
 
+// The stock port must still write mappings through Apply: should that
+// change, this stops compiling instead of recording no stock events.
+var _ interface {
+	Apply(ctx context.Context, upserted, removed []*stock.Mapping) error
+} = ports.StockRepository(nil)
+
 type trackedStock struct {
 	ports.StockRepository
 	t *tracker

@@ -74,6 +74,19 @@ func (a *App) WebhookDispatcher(sender ports.WebhookSender) *WebhookDispatcher {
 		},
 	}
 	w.d.work = func(ctx context.Context, job ports.Leased[ports.WebhookAttempt]) attemptOutcome {
+		// The URL and the secret are read again right before sending: a
+		// secret rotated, or a webhook deleted, since the claim takes
+		// effect for this attempt already.
+		err := a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
+			hook, err := s.Webhooks().Get(ctx, job.Job.WebhookID)
+			if err == nil {
+				job.Job.URL, job.Job.Secret = hook.URL(), hook.Secret()
+			}
+			return err
+		})
+		if err != nil {
+			return attemptOutcome{Err: err}
+		}
 		return w.attempt(ctx, sender, job)
 	}
 	return w
