@@ -22,7 +22,7 @@ type FeedPage struct {
 
 // ReadEvents returns the events after the given feed position (extensions
 // E2). Asking again with the returned Last yields every event exactly once,
-// in commit order; see EventRepository.Append for why.
+// in commit order; see EventRepository.Record for why.
 func (a *App) ReadEvents(ctx context.Context, after int64, limit int, types []string) (FeedPage, error) {
 	if after < 0 {
 		return FeedPage{}, errs.InvalidFields(errs.FieldError{Property: "after", Message: "must be an integer of at least 0"})
