@@ -11,7 +11,11 @@ const (
 	EntryOutgoing   EntryType = "outgoing"
 	EntryRelocation EntryType = "relocation"
 	EntryShipment   EntryType = "shipment"
+	EntryReturn     EntryType = "return"
 )
+
+// EntryTypes are every type a ledger entry can have.
+var EntryTypes = []EntryType{EntryStocktake, EntryIncoming, EntryOutgoing, EntryRelocation, EntryShipment, EntryReturn}
 
 // Reference ties a ledger entry to the request that caused it.
 type Reference struct {
