@@ -76,6 +76,8 @@ func (h *Handler) routes() {
 	h.stockRoutes()
 	h.articleRoutes()
 	h.orderRoutes()
+	h.pickingRoutes()
+	h.returnRoutes()
 }
 
 // api registers an authenticated route whose handler reports failures as
