@@ -285,3 +285,20 @@ func TestReleasingAPickingListGivesEveryPieceBack(t *testing.T) {
 		t.Error("reservations left")
 	}
 }
+
+func TestAPickingListWithNothingToReserveChangesNothing(t *testing.T) {
+	o := stored(t, "Open", order.DetailRecord{ID: 1, ArticleDetailID: 7, Quantity: 3, Status: "Cancelled"})
+	op := order.PickingList{Order: o, At: wh1}
+	ws := pickingSet(t, []shelf{{7, shelfA, 3, 0}}, op)
+	if err := ws.Apply(op, stock.Reference{}); err != nil {
+		t.Fatal(err)
+	}
+	if o.Status() != order.StatusOpen || len(o.Picks(ws.BinCode)) != 0 {
+		t.Errorf("status %s, picks %v", o.Status(), o.Picks(ws.BinCode))
+	}
+	t.Run("but the warehouse must exist", func(t *testing.T) {
+		op := order.PickingList{Order: o, At: stock.LocationSpec{Warehouse: &stock.WarehouseSpec{Code: "NOPE"}}}
+		ws := pickingSet(t, nil, op)
+		requireInvalid(t, ws.Apply(op, stock.Reference{}), `warehouse with code "NOPE" does not exist`)
+	})
+}

@@ -92,7 +92,7 @@ func (d *Detail) hold(holds []stock.Hold) {
 // still needs (what it has to ship less what it already holds) at one
 // location, by the stock-out strategy. All or nothing: when any position
 // falls short, it fails with one error naming every shortfall. An Open
-// order becomes In process.
+// order that then holds stock becomes In process.
 type PickingList struct {
 	Order *Order
 	At    stock.LocationSpec
@@ -157,10 +157,20 @@ func (p PickingList) Run(ws *stock.WorkingSet, _ stock.Reference) error {
 	for d, holds := range made {
 		d.hold(holds)
 	}
-	if o.status == StatusOpen {
+	if o.status == StatusOpen && o.reserves() {
 		o.status = StatusInProcess
 	}
 	return nil
+}
+
+// reserves tells whether any position holds stock.
+func (o *Order) reserves() bool {
+	for _, d := range o.details {
+		if len(d.reservations) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // ReleasePicking releases every reservation of the order.
