@@ -58,8 +58,8 @@ type orderDetailCreateBody struct {
 }
 
 type orderChangeBody struct {
-	Status        *string                  `json:"status"`
-	CustomerEmail *string                  `json:"customerEmail"`
+	Status        *string                 `json:"status"`
+	CustomerEmail *string                 `json:"customerEmail"`
 	Details       []orderDetailChangeBody `json:"details"`
 }
 
