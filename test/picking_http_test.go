@@ -242,6 +242,11 @@ func TestOrderFlowHTTP(t *testing.T) {
 		if list["total"] != float64(3) {
 			t.Errorf("returns of the order: %v", list["total"])
 		}
+		list = ohOK(t, env.Do(t, "GET", "/api/returns?filter[0][property]=return.createdAt&filter[0][expression]=%3E%3D&filter[0][value]=2000-01-01T00:00:00%2B0000"+
+			"&filter[1][property]=return.restock&filter[1][value]=true&sort[0][property]=return.id&sort[0][direction]=DESC", nil))
+		if list["total"] != float64(2) || ohInt(t, list["data"].([]any)[1].(map[string]any)["id"]) != retID {
+			t.Errorf("restocked returns since 2000, newest first: %v", list)
+		}
 		ohError(t, env.Do(t, "GET", "/api/returns?filter[0][property]=return.nope&filter[0][value]=1", nil), 400, "return.orderId")
 		ohError(t, env.Do(t, "GET", "/api/returns/999999", nil), 404)
 		ohError(t, f.returnRequest(t, "/api/orders/999999", "", body), 404)

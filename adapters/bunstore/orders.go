@@ -47,6 +47,7 @@ type reservationRow struct {
 	WarehouseID     int64 `bun:"warehouse_id"`
 	ArticleDetailID int64 `bun:"article_detail_id"`
 	Quantity        int   `bun:"quantity"`
+	Position        int   `bun:"position"`
 }
 
 var orderColumns = columns{
@@ -164,7 +165,7 @@ func (r orders) withDetails(ctx context.Context, rows []orderRow) ([]*domorder.O
 	var holds []reservationRow
 	if err := r.s.idb.NewSelect().Model(&holds).
 		Where("order_detail_id IN (?)", r.s.idb.NewSelect().Table("order_details").Column("id").Where("order_id IN (?)", bun.List(ids))).
-		OrderExpr("order_detail_id, bin_location_id").Scan(ctx); err != nil {
+		OrderExpr("order_detail_id, position").Scan(ctx); err != nil {
 		return nil, err
 	}
 	holdsOf := make(map[int64][]stock.Hold, len(holds))
@@ -204,9 +205,9 @@ func (r orders) Save(ctx context.Context, os ...*domorder.Order) error {
 			detailIDs, shipped, detailStatus = append(detailIDs, d.ID()), append(shipped, int64(d.Shipped())), append(detailStatus, string(d.Status()))
 			outstanding = append(outstanding, int64(o.Outstanding(d)))
 			returned = append(returned, int64(d.Returned()))
-			for _, h := range d.Reservations() {
+			for i, h := range d.Reservations() {
 				holds = append(holds, reservationRow{OrderDetailID: d.ID(), BinLocationID: h.BinLocationID,
-					WarehouseID: h.WarehouseID, ArticleDetailID: d.ArticleDetailID(), Quantity: h.Quantity})
+					WarehouseID: h.WarehouseID, ArticleDetailID: d.ArticleDetailID(), Quantity: h.Quantity, Position: i})
 			}
 		}
 	}

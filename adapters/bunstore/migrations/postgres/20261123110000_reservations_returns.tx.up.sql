@@ -7,6 +7,8 @@ CREATE TABLE reservations (
     warehouse_id      BIGINT NOT NULL,
     article_detail_id BIGINT NOT NULL,
     quantity          INTEGER NOT NULL CHECK (quantity > 0),
+    -- the order the position made them in: the last made is released first
+    position          INTEGER NOT NULL,
     PRIMARY KEY (order_detail_id, bin_location_id)
 );
 --bun:split
