@@ -31,7 +31,7 @@ func (ws *WorkingSet) Locate(article int64, spec LocationSpec) (Location, error)
 // BinCode is the code of a bin location the working set knows, "" if none.
 func (ws *WorkingSet) BinCode(bin int64) string { return ws.bins[bin].Code }
 
-// HoldSpec is the location a hold needs declared in a scope: its bin.
+// Spec is the location a hold needs declared in a scope: its bin.
 func (h Hold) Spec() LocationSpec {
 	return LocationSpec{BinLocation: &BinLocationSpec{ID: h.BinLocationID}}
 }
