@@ -14,9 +14,6 @@ const (
 	EntryReturn     EntryType = "return"
 )
 
-// EntryTypes are every type a ledger entry can have.
-var EntryTypes = []EntryType{EntryStocktake, EntryIncoming, EntryOutgoing, EntryRelocation, EntryShipment, EntryReturn}
-
 // Reference ties a ledger entry to the request that caused it.
 type Reference struct {
 	IdempotencyKey string
