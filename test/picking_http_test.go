@@ -289,6 +289,8 @@ func TestOrderChangesHTTP(t *testing.T) {
 			t.Errorf("status %v", s)
 		}
 		ohError(t, env.Do(t, "PUT", "/api/orders/C-1?useNumberAsId=true", map[string]any{"status": "Cancelled"}), 400, "cannot")
+		ohError(t, env.Do(t, "PUT", path, map[string]any{"details": []any{map[string]any{"id": d1, "status": "Cancelled"}}}), 400,
+			"cannot be cancelled")
 		ohOK(t, env.Do(t, "PUT", "/api/orders/C-1?useNumberAsId=true", map[string]any{"status": "Completed", "customerEmail": "new@example.com"}))
 		if got := f.order(t, path); got["status"] != "Completed" || got["customerEmail"] != "new@example.com" {
 			t.Errorf("order %v", got)
@@ -313,6 +315,57 @@ func TestOrderChangesHTTP(t *testing.T) {
 		requirePicks(t, picks(t, env.Do(t, "DELETE", fmt.Sprintf("/api/orders/%d/pickingList", id3), nil), id3))
 		if reserved, _ := f.articleFigures(t, f.art1); reserved != 0 {
 			t.Errorf("reserved %d after DELETE", reserved)
+		}
+	})
+}
+
+// An orderDetails/ship operation that names a bin the position holds
+// nothing on takes unreserved stock there, and the position's reservations
+// elsewhere shrink to what it still has to ship.
+func TestShipFromAnotherBinHTTP(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		f := ohSetup(t, databaseURL)
+		env := f.env
+		binZ := f.created(t, env.Do(t, "POST", "/api/binLocations", map[string]any{"warehouseId": f.main, "code": "Z-01"}), false)
+		f.put(t, f.art2, ohBin(f.binA), 4)
+		id, o := f.newOrder(t, map[string]any{"number": "Z-1", "details": []any{map[string]any{"articleDetailId": f.art2, "quantity": 4}}})
+		d := ohDetailID(t, o, 0)
+		requirePicks(t, picks(t, env.Do(t, "POST", fmt.Sprintf("/api/orders/%d/pickingList", id), nil), id),
+			pick(d, f.art2, f.main, f.binA, "A-01", 4))
+		f.put(t, f.art2, ohBin(binZ), 3)
+
+		// Z-01 has 3 unreserved: shipping 3 from there leaves 1 to ship, so
+		// the reservation on A-01 shrinks from 4 to 1.
+		res := ohBatch(t, env.Do(t, "PUT", "/api/orderDetails/ship/z-1", []any{
+			map[string]any{"orderDetailId": d, "quantity": 3, "binLocation": map[string]any{"id": binZ}}}))
+		if res["success"] != true {
+			t.Fatalf("ship: %v", res)
+		}
+		if s, r := f.mapping(t, f.art2, f.binA); s != 4 || r != 1 {
+			t.Errorf("A-01: stock %d reserved %d, want 4 and 1", s, r)
+		}
+		if s, r := f.mapping(t, f.art2, binZ); s != 0 || r != 0 {
+			t.Errorf("Z-01: stock %d reserved %d, want 0", s, r)
+		}
+		requirePicks(t, picks(t, env.Do(t, "GET", fmt.Sprintf("/api/orders/%d/pickingList", id), nil), id),
+			pick(d, f.art2, f.main, f.binA, "A-01", 1))
+		if reserved, avail := f.articleFigures(t, f.art2); reserved != 1 || avail != 3 {
+			t.Errorf("reservedStock %d availableStock %d, want 1 and 3", reserved, avail)
+		}
+		// A bin without enough: the position's own reservation counts there, nothing else.
+		res = ohBatch(t, env.Do(t, "PUT", "/api/orderDetails/ship/z-2", []any{
+			map[string]any{"orderDetailId": d, "quantity": 1, "binLocation": map[string]any{"id": binZ}}}))
+		if res["success"] != false {
+			t.Errorf("shipped from an empty bin: %v", res)
+		}
+		ohBatch(t, env.Do(t, "PUT", "/api/orderDetails/ship/z-3", []any{
+			map[string]any{"orderDetailId": d, "quantity": 1, "binLocation": map[string]any{"code": "A-01", "warehouseId": fmt.Sprint(f.main)}}}))
+		if s, r := f.mapping(t, f.art2, f.binA); s != 3 || r != 0 {
+			t.Errorf("A-01 at the end: stock %d reserved %d, want 3 and 0", s, r)
+		}
+		if got := ohSummary(f.order(t, fmt.Sprintf("/api/orders/%d", id))); got != "Completely delivered: 4/4 Completed" {
+			t.Errorf("order %s", got)
 		}
 	})
 }
