@@ -113,6 +113,9 @@ func statusChange(from, to Status) string {
 	case StatusCompleted:
 		return fmt.Sprintf("the order is completed, and a completed order cannot become %q", to)
 	}
+	if from == StatusCompletelyDelivered && to == StatusCancelled {
+		return "the order is completely delivered, and a fully shipped order cannot be cancelled"
+	}
 	return fmt.Sprintf("an order cannot go from %q to %q; from %q it can become %s", from, to, from, quoteAll(transitions[from]))
 }
 
