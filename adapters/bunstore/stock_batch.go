@@ -3,6 +3,7 @@ package bunstore
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -400,25 +401,33 @@ WHERE m.id = v.id`, pgdialect.Array(ids), pgdialect.Array(stocks), pgdialect.Arr
 		}
 		return restore()
 	}
-	// SQLite: one prepared statement, bound per row; it is parsed once and
-	// each execution is an index lookup by primary key.
+	// SQLite: one set-based statement per chunk, its values bound as
+	// parameters (parsed once, not a thousand statement executions); bound
+	// by the driver, not formatted into the text by bun.
 	tx, ok := r.s.idb.(bun.Tx)
 	if !ok {
 		return fmt.Errorf("bulk update outside a write transaction")
 	}
-	stmt, err := tx.Tx.PrepareContext(ctx, `UPDATE stock_mappings
-SET stock = ?, reserved_stock = ?, is_default = ?, last_stock_take = ? WHERE id = ?`)
-	if err != nil {
-		return err
-	}
-	defer stmt.Close()
-	for _, row := range rows {
-		if _, err := stmt.ExecContext(ctx, row.Stock, row.ReservedStock, row.IsDefault, sqliteTime(row.LastStockTake), row.ID); err != nil {
+	for start := 0; start < len(rows); start += mappingUpdateChunk {
+		chunk := rows[start:min(start+mappingUpdateChunk, len(rows))]
+		args := make([]any, 0, 5*len(chunk))
+		for _, row := range chunk {
+			args = append(args, row.ID, row.Stock, row.ReservedStock, row.IsDefault, sqliteTime(row.LastStockTake))
+		}
+		_, err := tx.Tx.ExecContext(ctx, `WITH v(id, stock, reserved, is_default, take) AS (VALUES `+
+			strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?), ", len(chunk)), ", ")+`)
+UPDATE stock_mappings SET stock = v.stock, reserved_stock = v.reserved, is_default = v.is_default, last_stock_take = v.take
+FROM v WHERE stock_mappings.id = v.id`, args...)
+		if err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// mappingUpdateChunk rows go into one SQLite update: 5 parameters each,
+// far below SQLite's limit of 32766.
+const mappingUpdateChunk = 1000
 
 func (r stockMappings) ArticleStock(ctx context.Context, articleDetailID int64) ([]stock.WarehouseStock, error) {
 	var rows []struct {
