@@ -89,11 +89,17 @@ func (r ledger) appendSQLite(ctx context.Context, rows []ledgerRow) error {
 	placeholders := func(n int) string {
 		return ledgerInsertColumns + strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), ", n), ", ")
 	}
+	// A batch's entries share one time: it is formatted (in UTC) once, not per row.
+	var lastTime time.Time
+	var lastText any
 	args := func(chunk []ledgerRow) []any {
 		out := make([]any, 0, len(chunk)*12)
 		for _, row := range chunk {
+			if lastText == nil || !row.CreatedAt.Equal(lastTime) {
+				lastTime, lastText = row.CreatedAt, sqliteTime(&row.CreatedAt)
+			}
 			out = append(out, row.ArticleDetailID, row.WarehouseID, row.BinLocationID, row.Type, row.Quantity, row.StockAfter,
-				row.IdempotencyKey, row.OperationID, row.OrderID, row.OrderDetailID, row.User, sqliteTime(&row.CreatedAt))
+				row.IdempotencyKey, row.OperationID, row.OrderID, row.OrderDetailID, row.User, lastText)
 		}
 		return out
 	}
