@@ -15,6 +15,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/shopstock/inventory/adapters/bunstore"
+	"github.com/shopstock/inventory/adapters/console"
 	httpapi "github.com/shopstock/inventory/adapters/http"
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/ports"
@@ -87,7 +88,18 @@ func newRegistry() *prometheus.Registry {
 }
 
 func newHandler(app *application.App, log *zap.Logger, c Config, db *bunstore.DB, reg *prometheus.Registry) (*httpapi.Handler, error) {
-	return httpapi.NewHandler(app, log, httpapi.Config{BaseURL: c.BaseURL}, db.Ping, reg)
+	h, err := httpapi.NewHandler(app, log, httpapi.Config{BaseURL: c.BaseURL}, db.Ping, reg)
+	if err != nil {
+		return nil, err
+	}
+	// The console is served by the same server, inside the API handler's
+	// logging and metrics, with its notion of https.
+	con, err := console.New(app, log.Named("console"), console.Config{HTTPS: h.IsHTTPS})
+	if err != nil {
+		return nil, err
+	}
+	h.Mount(console.Prefix, con)
+	return h, nil
 }
 
 func newServer(lc fx.Lifecycle, c Config, h *httpapi.Handler, log *zap.Logger) *http.Server {

@@ -30,6 +30,7 @@ type Store interface {
 	Orders() OrderRepository
 	Outbox() OutboxRepository
 	APIUsers() APIUserRepository
+	Sessions() SessionRepository
 }
 
 // Clock tells the time; the domain never reads it itself.

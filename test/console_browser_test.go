@@ -1,0 +1,200 @@
+package test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/shopstock/inventory/test/testdb"
+)
+
+// consoleFixture is a warehouse with a bin format, two products and an
+// order, made over the API.
+type consoleFixture struct {
+	api       apiClient
+	warehouse int64
+	product   int64
+	order     int64
+}
+
+func newConsoleFixture(t *testing.T, base string) consoleFixture {
+	t.Helper()
+	api := apiClient{base: base, user: "admin", key: consoleKey}
+	f := consoleFixture{api: api}
+	f.warehouse = api.id(t, "POST", "/api/warehouses", map[string]any{"code": "MAIN", "name": "Main warehouse",
+		"binLocationFormatComponents": []any{
+			map[string]any{"type": "text", "value": "A-"},
+			map[string]any{"type": "number", "from": 1, "to": 3, "padding": 2},
+		}})
+	f.product = api.id(t, "POST", "/api/articleDetails", map[string]any{"number": "SKU-100", "name": "Blue widget"})
+	api.id(t, "POST", "/api/articleDetails", map[string]any{"number": "SKU-200", "name": "Red gadget"})
+	f.order = api.id(t, "POST", "/api/orders", map[string]any{"number": "10001", "customerEmail": "jane@example.com",
+		"details": []any{map[string]any{"articleDetailId": f.product, "quantity": 3}}})
+	return f
+}
+
+// TestConsoleOperatorRunsTheWarehouse: an operator signs in, generates the
+// bins, finds a product by number, books goods in, moves them, counts a
+// bin and ships the order, all in a real browser on the real service.
+func TestConsoleOperatorRunsTheWarehouse(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		base := consoleService(t, databaseURL)
+		f := newConsoleFixture(t, base)
+		b := newBrowser(t, base)
+		b.signIn("admin", consoleKey)
+		if got := b.text("h1"); !strings.Contains(got, "Find anything") {
+			t.Fatalf("after sign-in the page says %q", got)
+		}
+		for _, c := range b.cookies() {
+			if c.Name == "inventory_console_session" && (!c.HTTPOnly || c.SameSite != "Lax" || c.Secure) {
+				t.Errorf("session cookie over http: HttpOnly %v, SameSite %q, Secure %v", c.HTTPOnly, c.SameSite, c.Secure)
+			}
+		}
+		if focused := evalJS[string](b, `document.activeElement.name`); focused != "q" {
+			t.Errorf("the focused field is %q, want the search", focused)
+		}
+
+		b.visit("/console/warehouses", "warehouses")
+		b.submit("warehouse-main", click(`a[href="/console/warehouses/`+fmt.Sprint(f.warehouse)+`"]`))
+		b.submit("bins-generated", click(`form[action$="/generate"] button`))
+		if got := b.text(".notice"); !strings.Contains(got, "Generated 3 new bin locations") {
+			t.Errorf("generate: %q", got)
+		}
+
+		// A scanner types the number and sends Enter.
+		b.submit("product", chromedp.SendKeys(chromedp.CSS(`input[name=q]`), "SKU-100"+kb.Enter))
+		if got := b.text("h1"); !strings.Contains(got, "SKU-100") {
+			t.Fatalf("search for SKU-100 opened %q", got)
+		}
+		b.submit("goods-in-bad-quantity", fill(`#goods input[name=bin]`, "A-01"), fill(`#goods input[name=quantity]`, "a dozen"),
+			click(`#goods button[value=in]`))
+		if got := b.text(`#goods input[name=quantity] ~ .error`); !strings.Contains(got, "whole number") {
+			t.Errorf("error beside the quantity: %q", got)
+		}
+		b.submit("goods-in", fill(`#goods input[name=quantity]`, "12"), click(`#goods button[value=in]`))
+		if got := b.text(".notice"); got != "Booked 12 in." {
+			t.Errorf("goods in: %q", got)
+		}
+		b.submit("move", fill(`#move input[name=bin]`, "A-02"), fill(`#move input[name=quantity]`, "5"), click(`#move button`))
+		if got := b.text(".notice"); got != "Moved 5." {
+			t.Errorf("move: %q", got)
+		}
+		b.submit("move-to-missing-bin", fill(`#move input[name=bin]`, "Z-99"), fill(`#move input[name=quantity]`, "1"), click(`#move button`))
+		if got := b.text(`#move input[name=bin] ~ .error`); !strings.Contains(got, "Z-99") {
+			t.Errorf("error beside the bin: %q", got)
+		}
+
+		b.submit("bin", chromedp.SendKeys(chromedp.CSS(`input[name=q]`), "A-02"+kb.Enter))
+		field := fmt.Sprintf(`input[name=qty_%d]`, f.product)
+		b.submit("bin-counted", fill(field, "4"), click(`form[action$="/count"] button.primary`))
+		if got := b.text(".notice"); !strings.Contains(got, "Counted 1 products") {
+			t.Errorf("count: %q", got)
+		}
+		if a1, a2 := f.api.stockOn(t, f.product, "A-01"), f.api.stockOn(t, f.product, "A-02"); a1 != 7 || a2 != 4 {
+			t.Errorf("stock A-01 %d, A-02 %d; want 7 and 4", a1, a2)
+		}
+
+		b.visit("/console/orders", "orders")
+		b.submit("order", click(`a[href="/console/orders/`+fmt.Sprint(f.order)+`"]`))
+		b.submit("order-shipped", click(fmt.Sprintf(`form[action="/console/orders/%d/ship"] button`, f.order)))
+		if got := b.text(".notice"); got != "The order is shipped." {
+			t.Errorf("ship: %q", got)
+		}
+		order := f.api.do(t, "GET", fmt.Sprintf("/api/orders/%d", f.order), nil, http.StatusOK)["data"].(map[string]any)
+		if order["status"] != "Completely delivered" {
+			t.Errorf("order status %v", order["status"])
+		}
+
+		// The ledger names the signed-in user for every change.
+		b.visit(fmt.Sprintf("/console/products/%d", f.product), "product-after")
+		ledger := f.api.do(t, "GET", fmt.Sprintf("/api/stockLedgerEntries?filter[0][property]=stockLedgerEntry.articleDetailId&filter[0][value]=%d", f.product), nil, http.StatusOK)
+		entries := ledger["data"].([]any)
+		if len(entries) < 5 {
+			t.Errorf("%d ledger entries, want at least 5", len(entries))
+		}
+		for _, e := range entries {
+			if u := e.(map[string]any)["user"]; u != "admin" {
+				t.Errorf("ledger entry %v names user %v", e.(map[string]any)["type"], u)
+			}
+		}
+
+		b.submit("signed-out", click(`form[action="/console/signout"] button`))
+		b.visit(fmt.Sprintf("/console/products/%d", f.product), "after-sign-out")
+		if got := b.text("h1"); got != "Sign in" {
+			t.Errorf("after sign-out the product page shows %q", got)
+		}
+	})
+}
+
+// TestConsoleRefusesForgedAndRepeatedForms: a post without the form's
+// token is refused (the sign-in form's too), and a form sent twice applies
+// once.
+func TestConsoleRefusesForgedAndRepeatedForms(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		base := consoleService(t, databaseURL)
+		f := newConsoleFixture(t, base)
+		f.api.do(t, "POST", fmt.Sprintf("/api/warehouses/%d/binLocations/generate", f.warehouse), nil, http.StatusOK)
+
+		resp, err := http.PostForm(base+"/console/signin", url.Values{"name": {"admin"}, "key": {consoleKey}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden || resp.Header.Get("Set-Cookie") != "" {
+			t.Errorf("sign-in without its token: %d %s, cookie %q", resp.StatusCode, body, resp.Header.Get("Set-Cookie"))
+		}
+
+		b := newBrowser(t, base)
+		b.signIn("admin", consoleKey)
+		b.visit(fmt.Sprintf("/console/products/%d", f.product), "product")
+
+		status := evalJS[int](b, `(async () => {
+			const data = new FormData(document.querySelector('#goods form'));
+			data.delete('csrf');
+			data.set('quantity', '9'); data.set('direction', 'in');
+			return (await fetch(document.querySelector('#goods form').action, {method: 'POST', body: new URLSearchParams(data)})).status;
+		})()`)
+		if status != http.StatusForbidden {
+			t.Errorf("a post without the CSRF token: %d, want 403", status)
+		}
+		status = evalJS[int](b, `(async () => {
+			const data = new FormData(document.querySelector('#goods form'));
+			data.set('csrf', 'forged'); data.set('quantity', '9'); data.set('direction', 'in');
+			return (await fetch(document.querySelector('#goods form').action, {method: 'POST', body: new URLSearchParams(data)})).status;
+		})()`)
+		if status != http.StatusForbidden {
+			t.Errorf("a post with a wrong CSRF token: %d, want 403", status)
+		}
+		if got := f.api.stockOn(t, f.product, "A-03"); got != 0 {
+			t.Fatalf("refused posts changed stock: %d", got)
+		}
+
+		// The same form sent twice, as an impatient double click does.
+		notices := evalJS[[]string](b, `(async () => {
+			const form = document.querySelector('#goods form');
+			const data = new FormData(form);
+			data.set('bin', 'A-03'); data.set('quantity', '2'); data.set('direction', 'in');
+			const out = [];
+			for (let i = 0; i < 2; i++) {
+				const res = await fetch(form.action, {method: 'POST', body: new URLSearchParams(data)});
+				const page = new DOMParser().parseFromString(await res.text(), 'text/html');
+				out.push(res.status + ' ' + (page.querySelector('.notice') || {textContent: ''}).textContent);
+			}
+			return out;
+		})()`)
+		if len(notices) != 2 || notices[0] != "200 Booked 2 in." || !strings.Contains(notices[1], "applied once") {
+			t.Errorf("double submit answered %q", notices)
+		}
+		b.visit(fmt.Sprintf("/console/products/%d", f.product), "product-after-double-submit")
+		if got := f.api.stockOn(t, f.product, "A-03"); got != 2 {
+			t.Errorf("after a double submit of 2 pieces the bin holds %d", got)
+		}
+	})
+}
