@@ -3,48 +3,62 @@ package application
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
-	"crypto/subtle"
-	"encoding/hex"
 
+	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/user"
 	"github.com/shopstock/inventory/ports"
 )
 
-// hashKey keeps API keys out of storage: keys are long random strings, so a
-// plain SHA-256 is enough and keeps per-request checks cheap.
-func hashKey(key string) string {
-	sum := sha256.Sum256([]byte(key))
-	return hex.EncodeToString(sum[:])
-}
+// newKey is a fresh random API key: 52 base32 characters, 260 bits.
+func newKey() string { return rand.Text() + rand.Text() }
 
 // EnsureAPIUser makes the configured API user exist. With a key it creates
-// the user or replaces its key; without one it creates a user with a random
-// key only when no user exists, and returns that key so it can be shown once.
+// the user or replaces its key, and makes it an enabled admin (the way back
+// in for an operator who locked everyone out); without one it creates an
+// admin with a random key only when no user exists, and returns that key so
+// it can be shown once.
 func (a *App) EnsureAPIUser(ctx context.Context, name, key string) (generatedKey string, err error) {
-	err = a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
-		k := key
-		if k == "" {
-			n, err := s.APIUsers().Count(ctx)
-			if err != nil || n > 0 {
-				return err
-			}
-			k = rand.Text() + rand.Text()
-			generatedKey = k
+	// Instances starting together may both find no user and both add it;
+	// the loser of that race finds the winner's user on its second try.
+	for attempt := 0; attempt < 2; attempt++ {
+		generatedKey, err = a.ensureAPIUser(ctx, name, key)
+		if e, ok := errs.As(err); !ok || len(e.Fields) != 1 || e.Fields[0].Property != "name" {
+			break
 		}
-		return s.APIUsers().Upsert(ctx, name, hashKey(k))
-	})
+	}
 	return generatedKey, err
 }
 
-// Authenticate tells whether name and key belong to an API user.
-func (a *App) Authenticate(ctx context.Context, name, key string) (ok bool, err error) {
-	err = a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
-		u, err := s.APIUsers().FindByName(ctx, name)
-		if err != nil || u == nil {
+func (a *App) ensureAPIUser(ctx context.Context, name, key string) (generatedKey string, err error) {
+	err = a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
+		generatedKey = ""
+		repo := s.APIUsers()
+		k := key
+		if k == "" {
+			n, err := repo.Count(ctx)
+			if err != nil || n > 0 {
+				return err
+			}
+			k = newKey()
+			generatedKey = k
+		}
+		u, err := repo.FindByName(ctx, name)
+		if err != nil {
 			return err
 		}
-		ok = subtle.ConstantTimeCompare([]byte(u.KeyHash), []byte(hashKey(key))) == 1
-		return nil
+		if u == nil {
+			u, err := user.New(name, user.Admin, k)
+			if err != nil {
+				return err
+			}
+			return repo.Add(ctx, u)
+		}
+		u.RotateKey(k)
+		admin, enabled := user.Admin, true
+		if err := (user.Admins{EnabledAdmins: 1}).Change(u, &admin, &enabled); err != nil {
+			return err
+		}
+		return repo.Save(ctx, u)
 	})
-	return ok, err
+	return generatedKey, err
 }

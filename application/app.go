@@ -10,6 +10,7 @@ import (
 type App struct {
 	uow   ports.UnitOfWork
 	clock ports.Clock
+	nonce nonceSecret // the Digest nonce key, read once: it never changes
 }
 
 // New assembles the use cases over the given ports.

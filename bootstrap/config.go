@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/shopstock/inventory/domain/user"
 )
 
 // Config is the service's configuration, read from the environment.
@@ -15,6 +17,8 @@ type Config struct {
 	APIUser              string
 	APIKey               string
 	SMTPURL              string
+	SMTPTLS              string
+	SMTPAuth             string
 	MailFrom             string
 	BaseURL              string
 	IdempotencyRetention time.Duration
@@ -36,6 +40,8 @@ func ConfigFromEnv() (Config, error) {
 		APIUser:     get("INVENTORY_API_USER", "admin"),
 		APIKey:      get("INVENTORY_API_KEY", ""),
 		SMTPURL:     get("INVENTORY_SMTP_URL", ""),
+		SMTPTLS:     get("INVENTORY_SMTP_TLS", ""),
+		SMTPAuth:    get("INVENTORY_SMTP_AUTH", "auto"),
 		MailFrom:    get("INVENTORY_MAIL_FROM", "inventory@localhost"),
 		BaseURL:     get("INVENTORY_BASE_URL", ""),
 		LogLevel:    get("INVENTORY_LOG_LEVEL", "info"),
@@ -46,6 +52,19 @@ func ConfigFromEnv() (Config, error) {
 		return c, fmt.Errorf("INVENTORY_IDEMPOTENCY_RETENTION: want a positive Go duration such as 720h, got %q", os.Getenv("INVENTORY_IDEMPOTENCY_RETENTION"))
 	}
 	c.IdempotencyRetention = retention
+	if c.APIKey != "" && len(c.APIKey) < user.MinKeyLength {
+		return c, fmt.Errorf("INVENTORY_API_KEY: want at least %d characters, got %d; a short key can be guessed", user.MinKeyLength, len(c.APIKey))
+	}
+	switch c.SMTPTLS {
+	case "", "mandatory", "opportunistic", "none":
+	default:
+		return c, fmt.Errorf("INVENTORY_SMTP_TLS: want mandatory, opportunistic or none, got %q", c.SMTPTLS)
+	}
+	switch c.SMTPAuth {
+	case "auto", "plain", "login", "cram-md5", "xoauth2":
+	default:
+		return c, fmt.Errorf("INVENTORY_SMTP_AUTH: want auto, plain, login, cram-md5 or xoauth2, got %q", c.SMTPAuth)
+	}
 	if c.LogFormat != "json" && c.LogFormat != "console" {
 		return c, fmt.Errorf("INVENTORY_LOG_FORMAT: want json or console, got %q", c.LogFormat)
 	}

@@ -16,14 +16,14 @@ import (
 // dispatchInterval is how often the outbox is looked at.
 const dispatchInterval = time.Second
 
-// newMailer sends over SMTP when INVENTORY_SMTP_URL is set and writes mails
-// to the log otherwise, so that the outbox drains either way.
+// newMailer sends over SMTP when INVENTORY_SMTP_URL is set and notes mails
+// in the debug log otherwise, so that the outbox drains either way.
 func newMailer(c Config, log *zap.Logger) (ports.Mailer, error) {
 	if c.SMTPURL == "" {
-		log.Info("no SMTP server configured: status mails are written to the log")
+		log.Info("no SMTP server configured (INVENTORY_SMTP_URL): status mails are not sent")
 		return mail.NewLog(log.Named("mail")), nil
 	}
-	return mail.NewSMTP(c.SMTPURL, c.MailFrom)
+	return mail.NewSMTP(c.SMTPURL, c.MailFrom, mail.WithTLSPolicy(c.SMTPTLS), mail.WithAuth(c.SMTPAuth))
 }
 
 // runMailDispatcher sends the outbox in the background from start to stop.

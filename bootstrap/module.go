@@ -13,6 +13,7 @@ import (
 	"go.uber.org/fx"
 	"go.uber.org/fx/fxevent"
 	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 
 	"github.com/shopstock/inventory/adapters/bunstore"
 	"github.com/shopstock/inventory/adapters/console"
@@ -41,27 +42,41 @@ func Options(c Config) fx.Option {
 			newServer,
 			newMailer,
 		),
-		fx.WithLogger(func(l *zap.Logger) fxevent.Logger { return &fxevent.ZapLogger{Logger: l.Named("fx")} }),
+		// fx's own events (every constructor, hook and invocation) are for
+		// debugging the wiring: a plain start shows only the lines below.
+		fx.WithLogger(func(l *zap.Logger) fxevent.Logger {
+			fl := &fxevent.ZapLogger{Logger: l.Named("fx")}
+			fl.UseLogLevel(zapcore.DebugLevel)
+			return fl
+		}),
 		fx.Invoke(ensureAPIUser, func(*http.Server) {}),
 		fx.Invoke(runMailDispatcher, runIdempotencyPurge),
 	)
 }
 
+// migrationTimeout bounds the migration step. It runs while fx builds the
+// service, before any start hook, so fx's start timeout (15 s) does not cut
+// a long migration short; a killed one is rolled back and run again.
+const migrationTimeout = time.Hour
+
 func newDatabase(lc fx.Lifecycle, c Config, log *zap.Logger) (*bunstore.DB, error) {
+	log.Info("starting inventory", zap.String("version", version()))
 	db, err := bunstore.Open(c.DatabaseURL)
 	if err != nil {
 		return nil, err
 	}
-	lc.Append(fx.Hook{
-		OnStart: func(ctx context.Context) error {
-			if err := db.Migrate(ctx); err != nil {
-				return err
-			}
-			log.Info("database ready", zap.Bool("postgres", db.Postgres()))
-			return nil
-		},
-		OnStop: func(context.Context) error { return db.Close() },
-	})
+	ctx, cancel := context.WithTimeout(context.Background(), migrationTimeout)
+	defer cancel()
+	if err := db.Migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	kind := "sqlite"
+	if db.Postgres() {
+		kind = "postgres"
+	}
+	log.Info("database ready", zap.String("database", kind))
+	lc.Append(fx.Hook{OnStop: func(context.Context) error { return db.Close() }})
 	return db, nil
 }
 
@@ -81,9 +96,11 @@ func ensureAPIUser(lc fx.Lifecycle, app *application.App, c Config, log *zap.Log
 	}})
 }
 
-func newRegistry() *prometheus.Registry {
+func newRegistry(db *bunstore.DB) *prometheus.Registry {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	// go_sql_* metrics of the connection pool: open, in use, idle, waits.
+	reg.MustRegister(collectors.NewDBStatsCollector(db.Bun().DB, "inventory"))
 	return reg
 }
 
@@ -94,7 +111,7 @@ func newHandler(app *application.App, log *zap.Logger, c Config, db *bunstore.DB
 	}
 	// The console is served by the same server, inside the API handler's
 	// logging and metrics, with its notion of https.
-	con, err := console.New(app, log.Named("console"), console.Config{HTTPS: h.IsHTTPS})
+	con, err := console.New(app, log.Named("console"), console.Config{HTTPS: h.IsHTTPS, Guard: h})
 	if err != nil {
 		return nil, err
 	}

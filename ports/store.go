@@ -30,6 +30,7 @@ type Store interface {
 	Orders() OrderRepository
 	Outbox() OutboxRepository
 	APIUsers() APIUserRepository
+	DigestNonces() DigestNonceStore
 	Sessions() SessionRepository
 }
 
@@ -67,19 +68,4 @@ type BinLocationRepository interface {
 	Delete(ctx context.Context, id int64) error
 	List(ctx context.Context, q ListQuery) (Page[*warehouse.BinLocation], error)
 	CodeTaken(ctx context.Context, warehouseID int64, code string, exceptID int64) (bool, error)
-}
-
-// APIUser is an account that may call the API; only a hash of its key is kept.
-type APIUser struct {
-	ID      int64
-	Name    string
-	KeyHash string
-}
-
-// APIUserRepository stores API users.
-type APIUserRepository interface {
-	FindByName(ctx context.Context, name string) (*APIUser, error) // nil when unknown
-	Count(ctx context.Context) (int, error)
-	// Upsert creates the user or replaces its key hash.
-	Upsert(ctx context.Context, name, keyHash string) error
 }

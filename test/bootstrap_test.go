@@ -34,7 +34,7 @@ func TestServiceStartsServesAndStops(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
 		t.Setenv("INVENTORY_DATABASE_URL", databaseURL)
 		t.Setenv("INVENTORY_HTTP_ADDR", freeAddr(t))
-		t.Setenv("INVENTORY_API_KEY", "boot-secret")
+		t.Setenv("INVENTORY_API_KEY", "boot-secret-0123456789")
 		t.Setenv("INVENTORY_LOG_LEVEL", "warn")
 		cfg, err := bootstrap.ConfigFromEnv()
 		if err != nil {
@@ -50,7 +50,7 @@ func TestServiceStartsServesAndStops(t *testing.T) {
 		get := func(path string, auth bool) int {
 			req, _ := http.NewRequest(http.MethodGet, base+path, nil)
 			if auth {
-				req.SetBasicAuth("admin", "boot-secret")
+				req.SetBasicAuth("admin", "boot-secret-0123456789")
 			}
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil {
@@ -100,6 +100,15 @@ func TestConfigurationIsReadFromTheEnvironment(t *testing.T) {
 	if _, err := bootstrap.ConfigFromEnv(); err == nil {
 		t.Fatal("a bad log format is refused")
 	}
+	t.Setenv("INVENTORY_LOG_FORMAT", "json")
+	t.Setenv("INVENTORY_API_KEY", "fifteen-chars-x")
+	if _, err := bootstrap.ConfigFromEnv(); err == nil || !strings.Contains(err.Error(), "INVENTORY_API_KEY: want at least 16 characters") {
+		t.Fatalf("a key shorter than 16 characters stops the start: %v", err)
+	}
+	t.Setenv("INVENTORY_API_KEY", "sixteen-chars-xx")
+	if _, err := bootstrap.ConfigFromEnv(); err != nil {
+		t.Fatalf("16 characters are enough: %v", err)
+	}
 }
 
 func TestAGeneratedKeyIsCreatedOnlyWhenNoUserExists(t *testing.T) {
@@ -117,7 +126,7 @@ func TestAGeneratedKeyIsCreatedOnlyWhenNoUserExists(t *testing.T) {
 	if err != nil || len(key) < 32 {
 		t.Fatalf("first start generates a long key: %q %v", key, err)
 	}
-	if ok, _ := app.Authenticate(ctx, "admin", key); !ok {
+	if p, _ := app.Authenticate(ctx, "admin", key); p == nil {
 		t.Fatal("the generated key works")
 	}
 	var stored string
@@ -131,10 +140,10 @@ func TestAGeneratedKeyIsCreatedOnlyWhenNoUserExists(t *testing.T) {
 	if _, err := app.EnsureAPIUser(ctx, "admin", "replaced"); err != nil {
 		t.Fatal(err)
 	}
-	if ok, _ := app.Authenticate(ctx, "admin", key); ok {
+	if p, _ := app.Authenticate(ctx, "admin", key); p != nil {
 		t.Fatal("a configured key replaces the old one")
 	}
-	if ok, _ := app.Authenticate(ctx, "admin", "replaced"); !ok {
+	if p, _ := app.Authenticate(ctx, "admin", "replaced"); p == nil {
 		t.Fatal("the configured key works")
 	}
 }

@@ -98,6 +98,13 @@ func (c apiClient) id(t testing.TB, method, path string, body any) int64 {
 	return int64(id)
 }
 
+// newUser creates an API user in role and returns its key.
+func (c apiClient) newUser(t testing.TB, name, role string) string {
+	t.Helper()
+	data := c.do(t, "POST", "/api/users", map[string]any{"name": name, "role": role}, http.StatusCreated)["data"].(map[string]any)
+	return data["key"].(string)
+}
+
 // stockOn is the product's stock on the bin with that code ("" when none).
 func (c apiClient) stockOn(t testing.TB, article int64, bin string) int {
 	t.Helper()

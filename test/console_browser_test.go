@@ -46,8 +46,9 @@ func TestConsoleOperatorRunsTheWarehouse(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
 		base := consoleService(t, databaseURL)
 		f := newConsoleFixture(t, base)
+		key := f.api.newUser(t, "olga", "operator")
 		b := newBrowser(t, base)
-		b.signIn("admin", consoleKey)
+		b.signIn("olga", key)
 		if got := b.text("h1"); !strings.Contains(got, "Find anything") {
 			t.Fatalf("after sign-in the page says %q", got)
 		}
@@ -119,7 +120,7 @@ func TestConsoleOperatorRunsTheWarehouse(t *testing.T) {
 			t.Errorf("%d ledger entries, want at least 5", len(entries))
 		}
 		for _, e := range entries {
-			if u := e.(map[string]any)["user"]; u != "admin" {
+			if u := e.(map[string]any)["user"]; u != "olga" {
 				t.Errorf("ledger entry %v names user %v", e.(map[string]any)["type"], u)
 			}
 		}
@@ -195,6 +196,62 @@ func TestConsoleRefusesForgedAndRepeatedForms(t *testing.T) {
 		b.visit(fmt.Sprintf("/console/products/%d", f.product), "product-after-double-submit")
 		if got := f.api.stockOn(t, f.product, "A-03"); got != 2 {
 			t.Errorf("after a double submit of 2 pieces the bin holds %d", got)
+		}
+	})
+}
+
+// TestConsoleReaderSeesButCannotAct: a reader sees every page with its
+// figures, but no form that changes anything, and a post is refused.
+func TestConsoleReaderSeesButCannotAct(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		base := consoleService(t, databaseURL)
+		f := newConsoleFixture(t, base)
+		f.api.do(t, "POST", fmt.Sprintf("/api/warehouses/%d/binLocations/generate", f.warehouse), nil, http.StatusOK)
+		f.api.do(t, "PUT", "/api/stock/change/reader-seed", []any{map[string]any{"articleDetailId": f.product,
+			"binLocation": map[string]any{"code": "A-01", "warehouseId": f.warehouse}, "quantity": 6}}, http.StatusOK)
+		key := f.api.newUser(t, "rita", "reader")
+		b := newBrowser(t, base)
+		b.signIn("rita", key)
+		if got := b.text(".who .role"); !strings.EqualFold(got, "reader") {
+			t.Errorf("role shown: %q", got)
+		}
+		actions := `form[method=post]:not([action="/console/signout"])`
+		pages := map[string]string{
+			"product":    fmt.Sprintf("/console/products/%d", f.product),
+			"warehouses": "/console/warehouses",
+			"warehouse":  fmt.Sprintf("/console/warehouses/%d", f.warehouse),
+			"orders":     "/console/orders",
+			"order":      fmt.Sprintf("/console/orders/%d", f.order),
+			"stock":      "/console/stock",
+		}
+		for _, name := range []string{"product", "warehouses", "warehouse", "orders", "order", "stock"} {
+			b.visit(pages[name], "reader-"+name)
+			if n := b.count(actions); n != 0 {
+				t.Errorf("%s shows a reader %d forms that change something", name, n)
+			}
+		}
+		b.visit(pages["product"], "reader-product-figures")
+		if got := b.text(".tiles"); !strings.Contains(got, "6") {
+			t.Errorf("the reader does not see the stock: %q", got)
+		}
+		b.submit("reader-bin", chromedp.SendKeys(chromedp.CSS(`input[name=q]`), "A-01"+kb.Enter))
+		if n := b.count(actions); n != 0 {
+			t.Errorf("the bin page shows a reader %d forms that change something", n)
+		}
+		if n := b.count(`input[name^="qty_"]`); n != 0 {
+			t.Errorf("the bin page shows a reader %d count fields", n)
+		}
+		// A post with the reader's own valid token is still refused.
+		status := evalJS[int](b, fmt.Sprintf(`(async () => {
+			const csrf = document.querySelector('form[action="/console/signout"] input[name=csrf]').value;
+			const body = new URLSearchParams({csrf, key: 'reader-try-1', warehouse: '%d', bin: 'A-01', quantity: '5', direction: 'in'});
+			return (await fetch('/console/products/%d/goods', {method: 'POST', body})).status;
+		})()`, f.warehouse, f.product))
+		if status != http.StatusForbidden {
+			t.Errorf("a reader's post: %d, want 403", status)
+		}
+		if got := f.api.stockOn(t, f.product, "A-01"); got != 6 {
+			t.Errorf("a reader's post changed stock to %d", got)
 		}
 	})
 }

@@ -32,7 +32,7 @@ func TestLocationsFollowTheBaseURLOrTheRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	app := application.New(db, bootClock{})
-	if _, err := app.EnsureAPIUser(ctx, "admin", "secret"); err != nil {
+	if _, err := app.EnsureAPIUser(ctx, "admin", "secret-test-key-0123"); err != nil {
 		t.Fatal(err)
 	}
 	create := func(base, code string, header http.Header) (string, string) {
@@ -43,7 +43,7 @@ func TestLocationsFollowTheBaseURLOrTheRequest(t *testing.T) {
 		req := httptest.NewRequest(http.MethodPost, "http://inventory.internal:8080/api/warehouses", strings.NewReader(`{"code":"`+code+`","name":"x"}`))
 		req.Header = header
 		req.Header.Set("Content-Type", "application/json")
-		req.SetBasicAuth("admin", "secret")
+		req.SetBasicAuth("admin", "secret-test-key-0123")
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		var body struct {

@@ -5,10 +5,8 @@ package bunstore
 import (
 	"context"
 	"database/sql"
-	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"strings"
 	"sync"
@@ -19,12 +17,8 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
-	"github.com/uptrace/bun/migrate"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
-
-//go:embed migrations
-var migrationFiles embed.FS
 
 // DB is an open database of either dialect.
 type DB struct {
@@ -106,39 +100,3 @@ func (db *DB) Close() error { return db.bun.Close() }
 
 // Ping tells whether the database answers.
 func (db *DB) Ping(ctx context.Context) error { return db.bun.PingContext(ctx) }
-
-// Migrate brings the schema up to date.
-func (db *DB) Migrate(ctx context.Context) error {
-	dir := "migrations/sqlite"
-	if db.postgres {
-		dir = "migrations/postgres"
-	}
-	sub, err := fs.Sub(migrationFiles, dir)
-	if err != nil {
-		return err
-	}
-	migrations := migrate.NewMigrations()
-	if err := migrations.Discover(sub); err != nil {
-		return err
-	}
-	migrator := migrate.NewMigrator(db.bun, migrations)
-	if err := migrator.Init(ctx); err != nil {
-		return fmt.Errorf("init migrations: %w", err)
-	}
-	if db.postgres {
-		// Instances starting together must not apply the same migration twice.
-		conn, err := db.bun.Conn(ctx)
-		if err != nil {
-			return err
-		}
-		defer conn.Close()
-		if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock(7263001)"); err != nil {
-			return err
-		}
-		defer conn.ExecContext(context.Background(), "SELECT pg_advisory_unlock(7263001)") //nolint:errcheck
-	}
-	if _, err := migrator.Migrate(ctx); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	return nil
-}

@@ -4,12 +4,16 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
+	"fmt"
+	"math"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/session"
+	"github.com/shopstock/inventory/domain/user"
 )
 
 const (
@@ -23,8 +27,10 @@ const (
 
 type userKey struct{}
 
-func canAct(u *application.ConsoleUser) bool  { return u.Role == "admin" || u.Role == "operator" }
-func isAdmin(u *application.ConsoleUser) bool { return u.Role == "admin" }
+// The roles of section U: a reader sees, an operator acts, an admin also
+// manages webhooks.
+func canAct(u *application.ConsoleUser) bool  { return u.Role.Covers(user.Operator) }
+func isAdmin(u *application.ConsoleUser) bool { return u.Role.Covers(user.Admin) }
 
 // errForbidden is a post the signed-in user may not make, or one without
 // the form's token.
@@ -105,7 +111,7 @@ func (h *Handler) action(pattern string, need role, fn func(w http.ResponseWrite
 			return
 		}
 		if (need >= operator && !canAct(u)) || (need == admin && !isAdmin(u)) {
-			forbidden(w, "your role ("+u.Role+") may not do this")
+			forbidden(w, "your role ("+string(u.Role)+") may not do this")
 			return
 		}
 		r = r.WithContext(context.WithValue(r.Context(), userKey{}, u))
@@ -147,12 +153,23 @@ func (h *Handler) authRoutes() {
 			h.signInPage(w, r, http.StatusBadRequest, d)
 			return
 		}
+		if h.cfg.Guard != nil {
+			if wait := h.cfg.Guard.SignInLocked(r, d.Name); wait > 0 {
+				w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+				d.Error = fmt.Sprintf("Too many failed sign-ins. Try again in %d seconds.", int(math.Ceil(wait.Seconds())))
+				h.signInPage(w, r, http.StatusTooManyRequests, d)
+				return
+			}
+		}
 		token, err := h.app.SignIn(r.Context(), d.Name, key)
 		if err != nil {
 			h.fail(w, r, err)
 			return
 		}
 		if token == "" {
+			if h.cfg.Guard != nil {
+				h.cfg.Guard.SignInFailed(r, d.Name)
+			}
 			d.Error = "This user name and key do not match an enabled user."
 			h.signInPage(w, r, http.StatusUnauthorized, d)
 			return

@@ -38,6 +38,16 @@ type Config struct {
 	// HTTP adapter's notion, which honours trusted proxies); nil: only a
 	// TLS connection counts.
 	HTTPS func(*http.Request) bool
+	// Guard holds sign-ins to the API's failed-attempt limits; nil: none.
+	Guard SignInGuard
+}
+
+// SignInGuard limits failed sign-ins per user name and client address.
+type SignInGuard interface {
+	// SignInLocked tells how long name must wait from this client (0: none).
+	SignInLocked(r *http.Request, name string) time.Duration
+	// SignInFailed counts a failed sign-in.
+	SignInFailed(r *http.Request, name string)
 }
 
 // Handler serves the console under Prefix.

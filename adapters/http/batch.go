@@ -90,9 +90,9 @@ func readBatch(w http.ResponseWriter, r *http.Request, endpoint string) (batchRe
 	}, nil
 }
 
-// fingerprint hashes the body as canonical JSON (keys sorted, no white
-// space), so that a retry of the same batch is recognised whatever the order
-// of its keys.
+// fingerprint hashes the body as canonical JSON (RFC 8785), so that a retry
+// of the same batch is recognised whatever its key order, white space,
+// number forms (1.0, 1e0) and string escapes.
 func fingerprint(raw []byte) string {
 	var buf bytes.Buffer
 	buf.Grow(len(raw))

@@ -3,6 +3,7 @@ package http
 import (
 	"errors"
 	"net/http"
+	"strconv"
 
 	"go.uber.org/zap"
 
@@ -22,18 +23,21 @@ var statusOf = map[errs.Kind]int{
 // protocolError is a failure of the HTTP exchange itself (auth, method,
 // media type, size), which the domain knows nothing about.
 type protocolError struct {
-	status  int
-	message string
+	status     int
+	message    string
+	stale      bool // 401: the Digest nonce expired, the credentials were right
+	retryAfter int  // 429: seconds until the client may try again
 }
 
 func (e *protocolError) Error() string { return e.message }
 
 var (
-	errUnauthorized     = &protocolError{http.StatusUnauthorized, "Invalid or missing auth"}
-	errNotFound         = &protocolError{http.StatusNotFound, "no such resource"}
-	errMethod           = &protocolError{http.StatusMethodNotAllowed, "method not allowed"}
-	errTooLarge         = &protocolError{http.StatusRequestEntityTooLarge, "request body is larger than 8 MiB"}
-	errUnsupportedMedia = &protocolError{http.StatusUnsupportedMediaType, "request body must be application/json"}
+	errUnauthorized     = &protocolError{status: http.StatusUnauthorized, message: "Invalid or missing auth"}
+	errStale            = &protocolError{status: http.StatusUnauthorized, message: "Invalid or missing auth", stale: true}
+	errNotFound         = &protocolError{status: http.StatusNotFound, message: "no such resource"}
+	errMethod           = &protocolError{status: http.StatusMethodNotAllowed, message: "method not allowed"}
+	errTooLarge         = &protocolError{status: http.StatusRequestEntityTooLarge, message: "request body is larger than 8 MiB"}
+	errUnsupportedMedia = &protocolError{status: http.StatusUnsupportedMediaType, message: "request body must be application/json"}
 )
 
 type errorBody struct {
@@ -58,8 +62,11 @@ type lineError struct {
 func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var pe *protocolError
 	if errors.As(err, &pe) {
-		if pe.status == http.StatusUnauthorized {
-			w.Header().Set("WWW-Authenticate", `Basic realm="Inventory REST-API"`)
+		switch pe.status {
+		case http.StatusUnauthorized:
+			h.challenge(w, r, pe.stale)
+		case http.StatusTooManyRequests:
+			w.Header().Set("Retry-After", strconv.Itoa(pe.retryAfter))
 		}
 		writeJSON(w, pe.status, errorBody{Message: pe.message})
 		return

@@ -3,6 +3,7 @@
 package http
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -26,6 +27,18 @@ type Config struct {
 	// BaseURL prefixes the location of created resources; empty means
 	// derive it from the request.
 	BaseURL string
+	// Now is the clock of the failed-attempt limits; nil means time.Now.
+	Now func() time.Time
+	// FailedAttempts is how many failed authentications one user name or
+	// client address may have within a minute; 0 means the contract's 20.
+	FailedAttempts int
+}
+
+func (c Config) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
 }
 
 // Readiness tells whether the service can serve (the database answers).
@@ -41,12 +54,16 @@ type Handler struct {
 	validator *validator.Validate
 	requests  *prometheus.CounterVec
 	durations *prometheus.HistogramVec
+	attempts  *attemptLimiter
+	// unroled lists routes registered without an entry in routeRoles.
+	unroled []string
 }
 
 // NewHandler builds the handler and registers its metrics with reg.
 func NewHandler(app *application.App, log *zap.Logger, cfg Config, ready Readiness, reg *prometheus.Registry) (*Handler, error) {
 	h := &Handler{
 		app: app, log: log, cfg: cfg, ready: ready, mux: http.NewServeMux(), validator: newValidator(),
+		attempts: newAttemptLimiter(cmp.Or(cfg.FailedAttempts, maxFailedAttempts), attemptWindow),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "inventory_http_requests_total", Help: "HTTP requests by route and status.",
 		}, []string{"method", "route", "status"}),
@@ -67,6 +84,9 @@ func NewHandler(app *application.App, log *zap.Logger, cfg Config, ready Readine
 	h.mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	h.mux.HandleFunc("GET /api/openapi.json", serveOpenAPI)
 	h.routes()
+	if len(h.unroled) > 0 {
+		return nil, fmt.Errorf("routes without an entry in routeRoles (adapters/http/roles.go): %s", strings.Join(h.unroled, ", "))
+	}
 	return h, nil
 }
 
@@ -77,13 +97,22 @@ func (h *Handler) routes() {
 	h.articleRoutes()
 	h.orderRoutes()
 	h.stockCSVRoutes()
+	h.userRoutes()
 }
 
 // api registers an authenticated route whose handler reports failures as
-// errors, so that every error goes through writeError.
+// errors, so that every error goes through writeError. The role the route
+// needs comes from routeRoles, the one table of who may do what.
 func (h *Handler) api(pattern string, fn func(w http.ResponseWriter, r *http.Request) error) {
+	need, known := routeRoles[pattern]
+	if !known {
+		h.unroled = append(h.unroled, pattern)
+	}
 	h.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		r, err := h.authenticate(r)
+		if err == nil {
+			err = authorize(r, need)
+		}
 		if err == nil {
 			err = fn(w, r)
 		}
@@ -109,6 +138,8 @@ type ctxKey int
 const (
 	requestIDKey ctxKey = iota
 	userKey
+	principalKey
+	requestInfoKey
 )
 
 func requestID(ctx context.Context) string {
@@ -134,7 +165,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_, _ = rand.Read(b[:])
 		id = hex.EncodeToString(b[:])
 	}
-	r = r.WithContext(context.WithValue(r.Context(), requestIDKey, id))
+	info := &requestInfo{}
+	ctx := context.WithValue(r.Context(), requestIDKey, id)
+	r = r.WithContext(context.WithValue(ctx, requestInfoKey, info))
 	w.Header().Set("X-Request-Id", id)
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 
@@ -160,7 +193,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.durations.WithLabelValues(r.Method, route).Observe(elapsed.Seconds())
 		h.log.Info("request", zap.String("request_id", id), zap.String("method", r.Method),
 			zap.String("path", r.URL.Path), zap.Int("status", rec.status), zap.Duration("duration", elapsed),
-			zap.String("user", apiUser(r.Context())))
+			zap.String("user", info.user))
 		if abort {
 			panic(http.ErrAbortHandler)
 		}
@@ -216,22 +249,6 @@ type discard struct{ header http.Header }
 func (d discard) Header() http.Header         { return d.header }
 func (d discard) Write(b []byte) (int, error) { return len(b), nil }
 func (d discard) WriteHeader(int)             {}
-
-// authenticate checks HTTP Basic credentials against the API users.
-func (h *Handler) authenticate(r *http.Request) (*http.Request, error) {
-	name, key, ok := r.BasicAuth()
-	if !ok || name == "" {
-		return r, errUnauthorized
-	}
-	valid, err := h.app.Authenticate(r.Context(), name, key)
-	if err != nil {
-		return r, err
-	}
-	if !valid {
-		return r, errUnauthorized
-	}
-	return r.WithContext(context.WithValue(r.Context(), userKey, name)), nil
-}
 
 // pathID reads a positive integer path value; anything else names nothing.
 func pathID(r *http.Request, name, resource string) (int64, error) {

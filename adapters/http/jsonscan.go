@@ -1,73 +1,9 @@
 package http
 
 import (
-	"bytes"
 	"encoding/json"
-	"slices"
 	"strings"
 )
-
-// canonicalJSON appends the canonical form of one valid JSON value to buf:
-// object keys sorted, no white space, scalars as written. It walks the bytes
-// once per nesting level instead of building maps, because every batch is
-// fingerprinted and a 1000-operation body is large.
-func canonicalJSON(buf *bytes.Buffer, src []byte) {
-	i := skipSpace(src, 0)
-	if i >= len(src) {
-		return
-	}
-	switch src[i] {
-	case '{':
-		type member struct {
-			key        string
-			start, end int // the value's span
-		}
-		var members []member
-		j := skipSpace(src, i+1)
-		for j < len(src) && src[j] != '}' {
-			keyEnd := skipString(src, j)
-			key := string(src[j+1 : keyEnd-1])
-			if strings.IndexByte(key, '\\') >= 0 {
-				_ = json.Unmarshal(src[j:keyEnd], &key)
-			}
-			valueStart := skipSpace(src, skipSpace(src, keyEnd)+1) // past ':'
-			valueEnd := skipValue(src, valueStart)
-			members = append(members, member{key, valueStart, valueEnd})
-			j = skipSpace(src, valueEnd)
-			if j < len(src) && src[j] == ',' {
-				j = skipSpace(src, j+1)
-			}
-		}
-		slices.SortFunc(members, func(a, b member) int { return strings.Compare(a.key, b.key) })
-		buf.WriteByte('{')
-		for n, m := range members {
-			if n > 0 {
-				buf.WriteByte(',')
-			}
-			writeJSONString(buf, m.key)
-			buf.WriteByte(':')
-			canonicalJSON(buf, src[m.start:m.end])
-		}
-		buf.WriteByte('}')
-	case '[':
-		buf.WriteByte('[')
-		j := skipSpace(src, i+1)
-		for n := 0; j < len(src) && src[j] != ']'; n++ {
-			if n > 0 {
-				buf.WriteByte(',')
-			}
-			end := skipValue(src, j)
-			canonicalJSON(buf, src[j:end])
-			j = skipSpace(src, end)
-			if j < len(src) && src[j] == ',' {
-				j = skipSpace(src, j+1)
-			}
-		}
-		buf.WriteByte(']')
-	default:
-		buf.Write(src[i:skipValue(src, i)])
-	}
-}
 
 func skipSpace(src []byte, i int) int {
 	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r') {
@@ -123,21 +59,6 @@ func skipValue(src []byte, i int) int {
 		}
 		return j
 	}
-}
-
-// writeJSONString writes s as a JSON string; plain keys, the usual case,
-// need no encoder.
-func writeJSONString(buf *bytes.Buffer, s string) {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
-			quoted, _ := json.Marshal(s)
-			buf.Write(quoted)
-			return
-		}
-	}
-	buf.WriteByte('"')
-	buf.WriteString(s)
-	buf.WriteByte('"')
 }
 
 // The splitters below read JSON that json.Valid has already accepted (a

@@ -23,8 +23,8 @@ import (
 const maxCSVBytes = 32 << 20
 
 var (
-	errCSVTooLarge    = &protocolError{http.StatusRequestEntityTooLarge, "request body is larger than 32 MiB"}
-	errUnsupportedCSV = &protocolError{http.StatusUnsupportedMediaType, "request body must be text/csv (in UTF-8)"}
+	errCSVTooLarge    = &protocolError{status: http.StatusRequestEntityTooLarge, message: "request body is larger than 32 MiB"}
+	errUnsupportedCSV = &protocolError{status: http.StatusUnsupportedMediaType, message: "request body must be text/csv (in UTF-8)"}
 )
 
 func (h *Handler) stockCSVRoutes() {

@@ -62,7 +62,7 @@ func benchServer(b *testing.B, url string) string {
 		b.Fatal(err)
 	}
 	app := application.New(db, utcClock{})
-	if _, err := app.EnsureAPIUser(ctx, "admin", "secret"); err != nil {
+	if _, err := app.EnsureAPIUser(ctx, "admin", "secret-test-key-0123"); err != nil {
 		b.Fatal(err)
 	}
 	h, err := httpapi.NewHandler(app, zap.NewNop(), httpapi.Config{}, db.Ping, prometheus.NewRegistry())
@@ -101,7 +101,7 @@ func runChangeBatches(b *testing.B, server string, clients int) {
 			for n, body := range bodies[c] {
 				url := fmt.Sprintf("%s/api/stock/change/bench-%d-%d-%d-%d", server, batchSeq, clients, c, n)
 				req, _ := http.NewRequest(http.MethodPut, url, bytes.NewReader(body))
-				req.SetBasicAuth("admin", "secret")
+				req.SetBasicAuth("admin", "secret-test-key-0123")
 				req.Header.Set("Content-Type", "application/json")
 				t0 := time.Now()
 				resp, err := http.DefaultClient.Do(req)

@@ -35,7 +35,7 @@ func BenchmarkStockImport(b *testing.B) {
 				// Quantities alternate in sign so stock stays level.
 				url := fmt.Sprintf("%s/api/stock/import/change/import-bench-%d-%d", server, time.Now().UnixNano(), n)
 				req, _ := http.NewRequest(http.MethodPut, url, bytes.NewReader(bodies[n%2]))
-				req.SetBasicAuth("admin", "secret")
+				req.SetBasicAuth("admin", "secret-test-key-0123")
 				req.Header.Set("Content-Type", "text/csv")
 				t0 := time.Now()
 				resp, err := http.DefaultClient.Do(req)

@@ -1,16 +1,22 @@
 // Package smtpserver is an in-process SMTP server for tests: it keeps every
 // mail it accepts, can refuse transactions on demand to exercise retries,
-// and accepts any PLAIN credentials, on plain connections too.
+// and accepts any PLAIN credentials, on plain connections too. It can offer
+// LOGIN, CRAM-MD5 and XOAUTH2 as well and check the credentials.
 package smtpserver
 
 import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
+	"crypto/hmac"
+	"crypto/md5"
 	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
 	"io"
 	"log"
 	"math/big"
@@ -18,6 +24,8 @@ import (
 	"mime/quotedprintable"
 	"net"
 	"net/mail"
+	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -34,7 +42,8 @@ type Message struct {
 	Data    string   // the message exactly as received
 	Subject string   // decoded Subject header
 	Body    string   // decoded body, lines ending in "\n"
-	User    string   // the PLAIN user the client authenticated as, "" without AUTH
+	User    string   // the user the client authenticated as, "" without AUTH
+	Mech    string   // the SASL mechanism it authenticated with, "" without AUTH
 	TLS     bool     // whether the mail arrived over TLS (STARTTLS or implicit)
 }
 
@@ -44,6 +53,18 @@ type Option func(*config)
 type config struct {
 	startTLS    bool
 	implicitTLS bool
+	mechs       []string
+	user, pass  string
+}
+
+// WithAuth makes the server offer these SASL mechanisms (sasl.Plain,
+// sasl.Login, "CRAM-MD5", "XOAUTH2") instead of PLAIN alone.
+func WithAuth(mechs ...string) Option { return func(c *config) { c.mechs = mechs } }
+
+// WithCredentials makes the server accept only this user and password (the
+// access token for XOAUTH2) instead of any.
+func WithCredentials(user, pass string) Option {
+	return func(c *config) { c.user, c.pass = user, pass }
 }
 
 // WithSTARTTLS makes the server offer STARTTLS with a self-signed
@@ -61,9 +82,15 @@ type Server struct {
 	scheme string
 	client *tls.Config
 
+	mechs      []string
+	user, pass string
+
 	mu       sync.Mutex
 	messages []Message
+	auths    int // AUTH commands seen
+	mails    int // MAIL FROM commands seen
 	refuse   int
+	reject   int             // transactions to refuse for good at DATA
 	unknown  map[string]bool // recipients refused for good at RCPT
 	arrived  chan struct{}   // closed and replaced whenever a message arrives
 }
@@ -76,7 +103,10 @@ func Start(t testing.TB, opts ...Option) *Server {
 		o(&cfg)
 	}
 
-	s := &Server{scheme: "smtp", arrived: make(chan struct{})}
+	s := &Server{scheme: "smtp", arrived: make(chan struct{}), mechs: cfg.mechs, user: cfg.user, pass: cfg.pass}
+	if len(s.mechs) == 0 {
+		s.mechs = []string{sasl.Plain}
+	}
 	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
 		return &session{server: s, conn: c}, nil
 	}))
@@ -164,12 +194,28 @@ func (s *Server) WaitFor(t testing.TB, n int, timeout time.Duration) []Message {
 	}
 }
 
+// Seen tells how many AUTH and MAIL FROM commands the server has received,
+// accepted or not: a client that must not talk to it has sent neither.
+func (s *Server) Seen() (auths, mails int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.auths, s.mails
+}
+
 // RefuseNext makes the next n transactions fail at DATA with 451, a
 // temporary error after which a client should retry.
 func (s *Server) RefuseNext(n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.refuse = n
+}
+
+// RejectNext makes the next n transactions fail at DATA with 554, a
+// permanent refusal of the message.
+func (s *Server) RejectNext(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reject = n
 }
 
 // RejectRecipient makes the server refuse mail to addr for good (550 at
@@ -197,6 +243,10 @@ func (s *Server) accept(m Message) error {
 		s.refuse--
 		return errRefused
 	}
+	if s.reject > 0 {
+		s.reject--
+		return &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 6, 0}, Message: "Message refused by test server"}
+	}
 	s.messages = append(s.messages, m)
 	close(s.arrived)
 	s.arrived = make(chan struct{})
@@ -207,23 +257,45 @@ type session struct {
 	server *Server
 	conn   *smtp.Conn
 	user   string
+	mech   string
 	from   string
 	to     []string
 }
 
-func (s *session) AuthMechanisms() []string { return []string{sasl.Plain} }
+func (s *session) AuthMechanisms() []string { return s.server.mechs }
 
 func (s *session) Auth(mech string) (sasl.Server, error) {
-	if mech != sasl.Plain {
+	s.server.mu.Lock()
+	s.server.auths++
+	s.server.mu.Unlock()
+	if !slices.Contains(s.server.mechs, mech) {
 		return nil, smtp.ErrAuthUnknownMechanism
 	}
-	return sasl.NewPlainServer(func(_, username, _ string) error {
-		s.user = username
+	// check accepts any credentials unless WithCredentials set some.
+	check := func(user, pass string) error {
+		if s.server.user != "" && (user != s.server.user || pass != s.server.pass) {
+			return smtp.ErrAuthFailed
+		}
+		s.user, s.mech = user, mech
 		return nil
-	}), nil
+	}
+	switch mech {
+	case sasl.Plain:
+		return sasl.NewPlainServer(func(_, user, pass string) error { return check(user, pass) }), nil
+	case sasl.Login:
+		return &loginServer{check: check}, nil
+	case "CRAM-MD5":
+		return &cramMD5Server{check: check, server: s.server}, nil
+	case "XOAUTH2":
+		return &xoauth2Server{check: check}, nil
+	}
+	return nil, smtp.ErrAuthUnknownMechanism
 }
 
 func (s *session) Mail(from string, _ *smtp.MailOptions) error {
+	s.server.mu.Lock()
+	s.server.mails++
+	s.server.mu.Unlock()
 	s.from = from
 	return nil
 }
@@ -250,6 +322,7 @@ func (s *session) Data(r io.Reader) error {
 		To:   append([]string(nil), s.to...),
 		Data: string(raw),
 		User: s.user,
+		Mech: s.mech,
 		TLS:  isTLS,
 	}
 	// A message the parser cannot read is still kept: the test sees Data
@@ -264,6 +337,86 @@ func (s *session) Reset() {
 }
 
 func (s *session) Logout() error { return nil }
+
+// loginServer speaks the LOGIN mechanism: it asks for the user name and
+// then the password.
+type loginServer struct {
+	check func(user, pass string) error
+	user  string
+	step  int
+}
+
+func (l *loginServer) Next(response []byte) ([]byte, bool, error) {
+	l.step++
+	switch l.step {
+	case 1:
+		if response != nil {
+			l.user = string(response)
+			l.step++
+			return []byte("Password:"), false, nil
+		}
+		return []byte("Username:"), false, nil
+	case 2:
+		l.user = string(response)
+		return []byte("Password:"), false, nil
+	default:
+		return nil, true, l.check(l.user, string(response))
+	}
+}
+
+// cramMD5Server speaks CRAM-MD5 (RFC 2195): it sends a challenge and checks
+// the HMAC-MD5 of it keyed with the password; without WithCredentials any
+// well-formed answer passes.
+type cramMD5Server struct {
+	check     func(user, pass string) error
+	server    *Server
+	challenge string
+}
+
+func (c *cramMD5Server) Next(response []byte) ([]byte, bool, error) {
+	if c.challenge == "" {
+		c.challenge = fmt.Sprintf("<%d.%d@localhost>", time.Now().UnixNano(), os.Getpid())
+		return []byte(c.challenge), false, nil
+	}
+	user, digest, ok := strings.Cut(string(response), " ")
+	if !ok {
+		return nil, true, errors.New("malformed CRAM-MD5 response")
+	}
+	if c.server.user == "" {
+		return nil, true, c.check(user, "")
+	}
+	mac := hmac.New(md5.New, []byte(c.server.pass))
+	mac.Write([]byte(c.challenge))
+	if !hmac.Equal([]byte(hex.EncodeToString(mac.Sum(nil))), []byte(digest)) {
+		return nil, true, smtp.ErrAuthFailed
+	}
+	return nil, true, c.check(user, c.server.pass)
+}
+
+// xoauth2Server reads Google's XOAUTH2 initial response,
+// "user=U\x01auth=Bearer TOKEN\x01\x01".
+type xoauth2Server struct {
+	check func(user, pass string) error
+}
+
+func (x *xoauth2Server) Next(response []byte) ([]byte, bool, error) {
+	if response == nil {
+		return []byte{}, false, nil
+	}
+	var user, token string
+	for _, field := range strings.Split(string(response), "\x01") {
+		switch {
+		case strings.HasPrefix(field, "user="):
+			user = strings.TrimPrefix(field, "user=")
+		case strings.HasPrefix(field, "auth=Bearer "):
+			token = strings.TrimPrefix(field, "auth=Bearer ")
+		}
+	}
+	if user == "" || token == "" {
+		return nil, true, errors.New("malformed XOAUTH2 response")
+	}
+	return nil, true, x.check(user, token)
+}
 
 // parse decodes the subject and the body of a single-part text message.
 func parse(raw []byte) (subject, body string, err error) {

@@ -1,0 +1,324 @@
+package http
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// canonicalJSON appends the RFC 8785 (JCS) form of one valid JSON value to
+// buf: no white space, object members sorted by the UTF-16 code units of
+// their keys, strings with their escapes resolved and re-escaped the JCS way
+// ("\u0041" is "A"), numbers in ECMAScript form (1.0 is 1, 1e2 is 100).
+//
+// Every batch is fingerprinted, so this reads the body once, front to back:
+// values are written in the order they come, and only objects whose members
+// are out of order are rearranged when the result is put together, each
+// byte moved once whatever the depth. Rescanning nested spans level by level
+// costs depth × size, a minute of CPU for an 8 MiB body nested 10000 deep
+// (the depth json.Valid admits).
+func canonicalJSON(buf *bytes.Buffer, src []byte) {
+	c := jcs{src: src, out: make([]byte, 0, len(src))}
+	c.value(0)
+	if c.unsorted == 0 {
+		buf.Write(c.out)
+		return
+	}
+	c.emit(buf, 0, int32(len(c.out)), 0)
+}
+
+// jcs is one canonicalisation in progress. out holds the canonical text with
+// every object's members in source order; objects records where each object
+// sits in out, in the order the objects begin, and how to reorder it.
+type jcs struct {
+	src      []byte
+	out      []byte
+	keys     []byte // decoded keys, for sorting; members point into it
+	objects  []jcsObject
+	members  []jcsMember // each object's members, contiguous and sorted
+	pending  []jcsMember // members of the objects still open
+	unsorted int         // objects that need reordering, themselves or below
+}
+
+type jcsObject struct {
+	start, end int32 // span in out, braces included
+	first, n   int32 // its members in members, when it is not in order
+	next       int32 // index in objects of the first object after this one and its descendants
+	inOrder    bool  // its members and those of every object inside are in order
+}
+
+// Offsets are int32 to halve the bookkeeping; a request body is far below
+// 2 GiB.
+type jcsMember struct {
+	keyStart, keyEnd     int32 // decoded key in keys
+	textStart            int32 // canonical key, quotes included, in out; a colon and the value follow
+	valueStart, valueEnd int32 // canonical value in out
+	firstObject          int32 // index in objects of the first object inside the value
+}
+
+// value canonicalises the value at or after src[i] and returns the index
+// just past it.
+func (c *jcs) value(i int) int {
+	i = skipSpace(c.src, i)
+	if i >= len(c.src) {
+		return i
+	}
+	switch c.src[i] {
+	case '{':
+		return c.object(i)
+	case '[':
+		c.out = append(c.out, '[')
+		j := skipSpace(c.src, i+1)
+		for n := 0; j < len(c.src) && c.src[j] != ']'; n++ {
+			if n > 0 {
+				c.out = append(c.out, ',')
+			}
+			j = skipSpace(c.src, c.value(j))
+			if j < len(c.src) && c.src[j] == ',' {
+				j++
+			}
+			j = skipSpace(c.src, j)
+		}
+		c.out = append(c.out, ']')
+		return j + 1
+	case '"':
+		return c.str(i, false)
+	case 't', 'f', 'n':
+		j := i
+		for j < len(c.src) && c.src[j] >= 'a' && c.src[j] <= 'z' {
+			j++
+		}
+		c.out = append(c.out, c.src[i:j]...)
+		return j
+	default:
+		return c.number(i)
+	}
+}
+
+func (c *jcs) object(i int) int {
+	k := len(c.objects)
+	c.objects = append(c.objects, jcsObject{start: int32(len(c.out))})
+	unsortedBefore := c.unsorted
+	base := len(c.pending)
+	c.out = append(c.out, '{')
+	j := skipSpace(c.src, i+1)
+	for n := 0; j < len(c.src) && c.src[j] != '}'; n++ {
+		if n > 0 {
+			c.out = append(c.out, ',')
+		}
+		m := jcsMember{keyStart: int32(len(c.keys)), textStart: int32(len(c.out))}
+		j = c.str(j, true)
+		m.keyEnd = int32(len(c.keys))
+		c.out = append(c.out, ':')
+		j = skipSpace(c.src, j)
+		if j < len(c.src) && c.src[j] == ':' {
+			j++
+		}
+		m.valueStart, m.firstObject = int32(len(c.out)), int32(len(c.objects))
+		j = skipSpace(c.src, c.value(j))
+		m.valueEnd = int32(len(c.out))
+		c.pending = append(c.pending, m)
+		if j < len(c.src) && c.src[j] == ',' {
+			j++
+		}
+		j = skipSpace(c.src, j)
+	}
+	c.out = append(c.out, '}')
+
+	own := c.pending[base:]
+	inOrder := slices.IsSortedFunc(own, c.compareKeys)
+	if !inOrder {
+		slices.SortStableFunc(own, c.compareKeys)
+	}
+	o := &c.objects[k]
+	o.end, o.next = int32(len(c.out)), int32(len(c.objects))
+	o.inOrder = inOrder && c.unsorted == unsortedBefore
+	if !o.inOrder {
+		// Only objects that emit rearranges need their members kept.
+		c.unsorted++
+		o.first, o.n = int32(len(c.members)), int32(len(own))
+		c.members = append(c.members, own...)
+	}
+	c.pending = c.pending[:base]
+	return j + 1
+}
+
+// emit writes out[lo:hi] to buf with every object in it in key order; k is
+// the index of the first object that starts at or after lo.
+func (c *jcs) emit(buf *bytes.Buffer, lo, hi, k int32) {
+	for int(k) < len(c.objects) && c.objects[k].start < hi {
+		o := c.objects[k]
+		buf.Write(c.out[lo:o.start])
+		if o.inOrder {
+			buf.Write(c.out[o.start:o.end])
+		} else {
+			buf.WriteByte('{')
+			for n, m := range c.members[o.first : o.first+o.n] {
+				if n > 0 {
+					buf.WriteByte(',')
+				}
+				buf.Write(c.out[m.textStart : m.valueStart-1])
+				buf.WriteByte(':')
+				c.emit(buf, m.valueStart, m.valueEnd, m.firstObject)
+			}
+			buf.WriteByte('}')
+		}
+		lo, k = o.end, o.next
+	}
+	buf.Write(c.out[lo:hi])
+}
+
+// compareKeys orders keys by their UTF-16 code units, as RFC 8785 asks. That
+// is the order of their UTF-8 bytes except where a character above U+FFFF
+// (a surrogate pair in UTF-16) meets one from U+E000 to U+FFFF.
+func (c *jcs) compareKeys(a, b jcsMember) int {
+	x, y := c.keys[a.keyStart:a.keyEnd], c.keys[b.keyStart:b.keyEnd]
+	for len(x) > 0 && len(y) > 0 {
+		if x[0] < utf8.RuneSelf && y[0] < utf8.RuneSelf {
+			if x[0] != y[0] {
+				return int(x[0]) - int(y[0])
+			}
+			x, y = x[1:], y[1:]
+			continue
+		}
+		r, n := utf8.DecodeRune(x)
+		s, m := utf8.DecodeRune(y)
+		if r != s {
+			if ur, us := firstUTF16Unit(r), firstUTF16Unit(s); ur != us {
+				return int(ur) - int(us)
+			}
+			// The same high surrogate: the low ones, and so the
+			// characters, decide.
+			return int(r) - int(s)
+		}
+		x, y = x[n:], y[m:]
+	}
+	return len(x) - len(y)
+}
+
+// firstUTF16Unit is r's first UTF-16 code unit, the high surrogate for a
+// character above U+FFFF.
+func firstUTF16Unit(r rune) rune {
+	if r >= 0x10000 {
+		hi, _ := utf16.EncodeRune(r)
+		return hi
+	}
+	return r
+}
+
+// str canonicalises the string at src[i] (a quote) and returns the index
+// just past it; for a key it also keeps the decoded text for sorting.
+func (c *jcs) str(i int, key bool) int {
+	j := i + 1
+	for j < len(c.src) && c.src[j] != '"' && c.src[j] != '\\' && c.src[j] < utf8.RuneSelf {
+		j++
+	}
+	if j < len(c.src) && c.src[j] == '"' {
+		// Printable ASCII without escapes, the usual case, is canonical as it is.
+		c.out = append(c.out, c.src[i:j+1]...)
+		if key {
+			c.keys = append(c.keys, c.src[i+1:j]...)
+		}
+		return j + 1
+	}
+	end := skipString(c.src, i)
+	var s string
+	if raw := c.src[i+1 : max(i+1, end-1)]; bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+		s = string(raw)
+	} else {
+		// Resolves escapes and surrogate pairs the way the batch itself is
+		// decoded; a lone surrogate or invalid UTF-8 becomes U+FFFD.
+		_ = json.Unmarshal(c.src[i:end], &s)
+	}
+	c.out = appendJCSString(c.out, s)
+	if key {
+		c.keys = append(c.keys, s...)
+	}
+	return end
+}
+
+// appendJCSString writes s as RFC 8785 does: only the quote, the backslash
+// and control characters are escaped, the short forms where JSON has them.
+func appendJCSString(out []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	out = append(out, '"')
+	for i := 0; i < len(s); i++ {
+		switch b := s[i]; {
+		case b == '"', b == '\\':
+			out = append(out, '\\', b)
+		case b == '\b':
+			out = append(out, '\\', 'b')
+		case b == '\f':
+			out = append(out, '\\', 'f')
+		case b == '\n':
+			out = append(out, '\\', 'n')
+		case b == '\r':
+			out = append(out, '\\', 'r')
+		case b == '\t':
+			out = append(out, '\\', 't')
+		case b < 0x20:
+			out = append(out, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xf])
+		default:
+			out = append(out, b)
+		}
+	}
+	return append(out, '"')
+}
+
+// number canonicalises the number at src[i] and returns the index just past
+// it.
+func (c *jcs) number(i int) int {
+	j := i
+	plain := true // an integer short enough to be exact in a float64
+	for ; j < len(c.src); j++ {
+		b := c.src[j]
+		if b == '.' || b == 'e' || b == 'E' || b == '+' {
+			plain = false
+		} else if (b < '0' || b > '9') && b != '-' {
+			break
+		}
+	}
+	lit := c.src[i:j]
+	switch {
+	case plain && len(lit) <= 15:
+		if string(lit) == "-0" {
+			lit = lit[1:]
+		}
+		c.out = append(c.out, lit...)
+	default:
+		f, err := strconv.ParseFloat(string(lit), 64)
+		if err != nil {
+			// Beyond float64 (1e400): RFC 8785 has no form for it; keep it as
+			// written, which the batch refuses anyway.
+			c.out = append(c.out, lit...)
+		} else {
+			c.out = appendES6Number(c.out, f)
+		}
+	}
+	return j
+}
+
+// appendES6Number writes f as ECMAScript's Number.prototype.toString does:
+// the shortest digits that read back as f, in plain notation from 1e-6 up
+// to 1e21 and as d.ddde±x outside it.
+func appendES6Number(out []byte, f float64) []byte {
+	if f == 0 {
+		return append(out, '0') // -0 too
+	}
+	if abs := math.Abs(f); abs >= 1e-6 && abs < 1e21 {
+		return strconv.AppendFloat(out, f, 'f', -1, 64)
+	}
+	start := len(out)
+	out = strconv.AppendFloat(out, f, 'e', -1, 64)
+	// Go writes at least two exponent digits (1e-07), ECMAScript no more
+	// than needed (1e-7).
+	e := start + bytes.IndexByte(out[start:], 'e')
+	if len(out) > e+3 && out[e+2] == '0' {
+		out = append(out[:e+2], out[e+3:]...)
+	}
+	return out
+}

@@ -1,0 +1,55 @@
+package application
+
+import (
+	"context"
+
+	"github.com/shopstock/inventory/domain/user"
+	"github.com/shopstock/inventory/ports"
+)
+
+// Principal is who a request authenticated as.
+type Principal struct {
+	Name string
+	Role user.Role
+}
+
+// unknownUser stands in for a name nobody has, so that a wrong name costs
+// the same hashing and comparing as a wrong key.
+var unknownUser = user.UnmarshalFromDatabase(0, "", user.Reader, false,
+	user.CredentialsFor("unknown", "no key matches this one, it is never handed out"))
+
+// Authenticate checks a Basic name and key. It returns nil (and no error)
+// for an unknown name, a wrong key or a disabled user alike. Credentials are
+// read from storage on every call, so a rotation or a disabling takes effect
+// at once on every instance.
+func (a *App) Authenticate(ctx context.Context, name, key string) (*Principal, error) {
+	u, err := a.lookUpUser(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if !u.CheckKey(key) || !u.Enabled() {
+		return nil, nil
+	}
+	return &Principal{Name: u.Name(), Role: u.Role()}, nil
+}
+
+// lookUpUser returns the user of that name, or unknownUser. A name that no
+// user can have is not looked up at all.
+func (a *App) lookUpUser(ctx context.Context, name string) (*user.User, error) {
+	if !user.ValidName(name) {
+		return unknownUser, nil
+	}
+	var u *user.User
+	err := a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
+		var err error
+		u, err = s.APIUsers().FindByName(ctx, name)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if u == nil {
+		return unknownUser, nil
+	}
+	return u, nil
+}

@@ -1,0 +1,26 @@
+package application
+
+import (
+	"context"
+
+	"github.com/shopstock/inventory/ports"
+)
+
+// RotateUserKey gives the user a new random key, returned here and never
+// again. The old key fails from the commit on, on every instance: no
+// instance keeps credentials beyond a request.
+func (a *App) RotateUserKey(ctx context.Context, id int64) (key string, err error) {
+	key = newKey()
+	err = a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
+		u, err := s.APIUsers().Get(ctx, id)
+		if err != nil {
+			return err
+		}
+		u.RotateKey(key)
+		return s.APIUsers().Save(ctx, u)
+	})
+	if err != nil {
+		return "", err
+	}
+	return key, nil
+}

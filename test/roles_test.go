@@ -1,0 +1,89 @@
+package test
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"testing"
+
+	httpapi "github.com/shopstock/inventory/adapters/http"
+	"github.com/shopstock/inventory/domain/user"
+	"github.com/shopstock/inventory/test/apitest"
+	"github.com/shopstock/inventory/test/testdb"
+)
+
+// sectionURole is the rule of extensions.md section U, as the test reads
+// it: /api/users and /api/webhooks are for admins in every method, any
+// other GET under /api for readers, everything else for operators.
+func sectionURole(method, path string) user.Role {
+	for _, adminOnly := range []string{"/api/users", "/api/webhooks"} {
+		if path == adminOnly || strings.HasPrefix(path, adminOnly+"/") {
+			return user.Admin
+		}
+	}
+	if method == http.MethodGet {
+		return user.Reader
+	}
+	return user.Operator
+}
+
+// TestRoleMatrix walks every authenticated route of the OpenAPI document
+// with every role: a role below what section U asks for gets 403 with the
+// error body, the others get past authorization. A route that the role
+// table lacks fails here (and stops NewHandler from building).
+func TestRoleMatrix(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		e := newUsersEnv(t, databaseURL)
+		keys := map[user.Role]string{user.Admin: usersAdminKey}
+		names := map[user.Role]string{user.Admin: apitest.User}
+		for _, r := range []user.Role{user.Operator, user.Reader} {
+			names[r] = "matrix-" + string(r)
+			_, keys[r] = e.addUser(names[r], string(r))
+		}
+		doc := apitest.Spec(t)
+		paths := doc.Paths.InMatchingOrder()
+		sort.Strings(paths)
+		n := 0
+		for _, path := range paths {
+			if !strings.HasPrefix(path, "/api/") || path == "/api/openapi.json" {
+				continue
+			}
+			for method := range doc.Paths.Find(path).Operations() {
+				pattern := method + " " + path
+				need := sectionURole(method, path)
+				if got, ok := httpapi.RequiredRole(pattern); !ok {
+					t.Errorf("%s has no entry in the role table (adapters/http/roles.go)", pattern)
+					continue
+				} else if got != need {
+					t.Errorf("%s needs %s in the role table, section U says %s", pattern, got, need)
+				}
+				n++
+				concrete := strings.NewReplacer("{id}", "999999", "{articleDetailId}", "999999",
+					"{idempotencyKey}", fmt.Sprintf("matrix-%d", n)).Replace(path)
+				var body any
+				if method == http.MethodPost || method == http.MethodPut {
+					body = "{}"
+				}
+				if res := usersAs(t, e.Env, "", "", method, concrete, body); res.Status != http.StatusUnauthorized {
+					t.Errorf("%s without credentials: %s", pattern, res)
+				}
+				for _, role := range user.Roles {
+					res := usersAs(t, e.Env, names[role], keys[role], method, concrete, body)
+					if role.Covers(need) {
+						if res.Status == http.StatusUnauthorized || res.Status == http.StatusForbidden || res.Status >= 500 {
+							t.Errorf("%s as %s: %s, want past authorization", pattern, role, res)
+						}
+						continue
+					}
+					if res.Status != http.StatusForbidden || !strings.HasPrefix(usersMessage(t, res), "forbidden: ") {
+						t.Errorf("%s as %s: %s, want 403", pattern, role, res)
+					}
+				}
+			}
+		}
+		if n < 30 {
+			t.Fatalf("only %d routes walked", n)
+		}
+	})
+}
