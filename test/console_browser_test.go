@@ -94,7 +94,7 @@ func TestConsoleOperatorRunsTheWarehouse(t *testing.T) {
 		b.submit("bin", chromedp.SendKeys(chromedp.CSS(`input[name=q]`), "A-02"+kb.Enter))
 		field := fmt.Sprintf(`input[name=qty_%d]`, f.product)
 		b.submit("bin-counted", fill(field, "4"), click(`form[action$="/count"] button.primary`))
-		if got := b.text(".notice"); !strings.Contains(got, "Counted 1 products") {
+		if got := b.text(".notice"); !strings.Contains(got, "Counted 1 product.") {
 			t.Errorf("count: %q", got)
 		}
 		if a1, a2 := f.api.stockOn(t, f.product, "A-01"), f.api.stockOn(t, f.product, "A-02"); a1 != 7 || a2 != 4 {
@@ -124,6 +124,16 @@ func TestConsoleOperatorRunsTheWarehouse(t *testing.T) {
 				t.Errorf("ledger entry %v names user %v", e.(map[string]any)["type"], u)
 			}
 		}
+
+		// On a phone-sized screen nothing runs off to the side.
+		b.run("phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
+		for _, path := range []string{fmt.Sprintf("/console/products/%d", f.product), fmt.Sprintf("/console/orders/%d", f.order), "/console/search?q=A-0"} {
+			b.visit(path, "phone")
+			if wide := evalJS[bool](b, `document.documentElement.scrollWidth > window.innerWidth + 1`); wide {
+				t.Errorf("%s is wider than a phone's screen", path)
+			}
+		}
+		b.run("desktop", chromedp.EmulateReset())
 
 		b.submit("signed-out", click(`form[action="/console/signout"] button`))
 		b.visit(fmt.Sprintf("/console/products/%d", f.product), "after-sign-out")

@@ -81,7 +81,7 @@ func (h *Handler) binRoutes() {
 		if f.Failed() {
 			return h.binPage(w, r, u, id, http.StatusBadRequest, f.renew())
 		}
-		h.redirect(w, r, fmt.Sprintf("/console/bins/%d", id), replayNotice(run, fmt.Sprintf("Counted %d products.", len(ops))))
+		h.redirect(w, r, fmt.Sprintf("/console/bins/%d", id), replayNotice(run, counted(len(ops))))
 		return nil
 	})
 }
@@ -128,4 +128,11 @@ func (h *Handler) binPage(w http.ResponseWriter, r *http.Request, u *application
 func operationID(field string) []byte {
 	raw, _ := json.Marshal(field)
 	return raw
+}
+
+func counted(n int) string {
+	if n == 1 {
+		return "Counted 1 product."
+	}
+	return fmt.Sprintf("Counted %d products.", n)
 }

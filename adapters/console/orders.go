@@ -40,6 +40,8 @@ type orderData struct {
 	DefaultWH  int64
 	Ship       *form
 	Open       bool
+	// ToShip is what the whole order still has to ship.
+	ToShip int
 }
 
 func (h *Handler) orderRoutes() {
@@ -151,6 +153,7 @@ func (h *Handler) orderPage(w http.ResponseWriter, r *http.Request, u *applicati
 	}
 	for _, det := range o.Details() {
 		row := positionRow{Detail: det, Article: articles[det.ArticleDetailID()], Outstanding: o.Outstanding(det), Form: newForm()}
+		d.ToShip += row.Outstanding
 		row.Form.Values["warehouse"] = whValue
 		row.Form.Values["quantity"] = strconv.Itoa(row.Outstanding)
 		if posted != nil && det.ID() == detail {
