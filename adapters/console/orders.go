@@ -66,7 +66,7 @@ func (h *Handler) orderRoutes() {
 		if err != nil {
 			return err
 		}
-		return h.orderPage(w, r, u, id, http.StatusOK, nil, 0)
+		return h.orderPage(w, r, u, id, http.StatusOK, orderForms{})
 	})
 	// Shipping a whole order is idempotent by nature: an order with nothing
 	// left to ship is left alone.
@@ -86,7 +86,7 @@ func (h *Handler) orderRoutes() {
 			}
 		}
 		if f.Failed() {
-			return h.orderPage(w, r, u, id, http.StatusBadRequest, f, 0)
+			return h.orderPage(w, r, u, id, http.StatusBadRequest, orderForms{ship: f})
 		}
 		h.redirect(w, r, fmt.Sprintf("/console/orders/%d", id), "The order is shipped.")
 		return nil
@@ -104,7 +104,7 @@ func (h *Handler) orderRoutes() {
 		q := f.quantity("quantity", true)
 		at := f.location("warehouse", "bin")
 		if f.Failed() {
-			return h.orderPage(w, r, u, id, http.StatusBadRequest, f, detail)
+			return h.orderPage(w, r, u, id, http.StatusBadRequest, orderForms{position: f, detail: detail})
 		}
 		meta := application.BatchMeta{Key: f.Key, Endpoint: "console orders/positions/ship",
 			Fingerprint: f.fingerprint(fmt.Sprintf("ship %d", detail)), User: u.Name}
@@ -118,16 +118,22 @@ func (h *Handler) orderRoutes() {
 			f.place(run.Results[0].Message, "bin", "warehouse", "quantity")
 		}
 		if f.Failed() {
-			return h.orderPage(w, r, u, id, http.StatusBadRequest, f.renew(), detail)
+			return h.orderPage(w, r, u, id, http.StatusBadRequest, orderForms{position: f.renew(), detail: detail})
 		}
 		h.redirect(w, r, fmt.Sprintf("/console/orders/%d", id), replayNotice(run, fmt.Sprintf("Shipped %d.", q)))
 		return nil
 	})
 }
 
-// orderPage shows an order; a failed form is shown again in its place
-// (the whole-order form when detail is 0, else that position's).
-func (h *Handler) orderPage(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser, id int64, status int, posted *form, detail int64) error {
+// orderForms are the failed forms an order page shows again in their place.
+type orderForms struct {
+	ship     *form
+	position *form
+	detail   int64 // the position of position
+}
+
+// orderPage shows an order with its forms.
+func (h *Handler) orderPage(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser, id int64, status int, posted orderForms) error {
 	ctx := r.Context()
 	o, err := h.app.Order(ctx, application.OrderRef{ID: id})
 	if err != nil {
@@ -144,8 +150,8 @@ func (h *Handler) orderPage(w http.ResponseWriter, r *http.Request, u *applicati
 	}
 	whValue := strconv.FormatInt(d.DefaultWH, 10)
 	d.Ship.Values["warehouse"] = whValue
-	if posted != nil && detail == 0 {
-		d.Ship = posted
+	if posted.ship != nil {
+		d.Ship = posted.ship
 	}
 	articles, err := h.articlesByID(r, o)
 	if err != nil {
@@ -156,8 +162,8 @@ func (h *Handler) orderPage(w http.ResponseWriter, r *http.Request, u *applicati
 		d.ToShip += row.Outstanding
 		row.Form.Values["warehouse"] = whValue
 		row.Form.Values["quantity"] = strconv.Itoa(row.Outstanding)
-		if posted != nil && det.ID() == detail {
-			row.Form = posted
+		if posted.position != nil && det.ID() == posted.detail {
+			row.Form = posted.position
 		}
 		d.Positions = append(d.Positions, row)
 	}
