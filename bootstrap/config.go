@@ -4,9 +4,12 @@ package bootstrap
 
 import (
 	"fmt"
+	"net/netip"
 	"os"
+	"strconv"
 	"time"
 
+	httpapi "github.com/shopstock/inventory/adapters/http"
 	"github.com/shopstock/inventory/domain/user"
 )
 
@@ -24,6 +27,9 @@ type Config struct {
 	IdempotencyRetention time.Duration
 	LogLevel             string
 	LogFormat            string
+	RequestTimeout       time.Duration
+	MaxInFlight          int
+	TrustedProxies       []netip.Prefix
 }
 
 // ConfigFromEnv reads the INVENTORY_* variables, with the documented defaults.
@@ -64,6 +70,19 @@ func ConfigFromEnv() (Config, error) {
 	case "auto", "plain", "login", "cram-md5", "xoauth2":
 	default:
 		return c, fmt.Errorf("INVENTORY_SMTP_AUTH: want auto, plain, login, cram-md5 or xoauth2, got %q", c.SMTPAuth)
+	}
+	timeout, err := time.ParseDuration(get("INVENTORY_REQUEST_TIMEOUT", "60s"))
+	if err != nil || timeout <= 0 {
+		return c, fmt.Errorf("INVENTORY_REQUEST_TIMEOUT: want a positive Go duration such as 60s, got %q", os.Getenv("INVENTORY_REQUEST_TIMEOUT"))
+	}
+	c.RequestTimeout = timeout
+	inFlight, err := strconv.Atoi(get("INVENTORY_MAX_IN_FLIGHT", "256"))
+	if err != nil || inFlight <= 0 {
+		return c, fmt.Errorf("INVENTORY_MAX_IN_FLIGHT: want a positive integer, got %q", os.Getenv("INVENTORY_MAX_IN_FLIGHT"))
+	}
+	c.MaxInFlight = inFlight
+	if c.TrustedProxies, err = httpapi.ParseTrustedProxies(get("INVENTORY_TRUSTED_PROXIES", "")); err != nil {
+		return c, fmt.Errorf("INVENTORY_TRUSTED_PROXIES: want comma-separated CIDRs such as 10.0.0.0/8,::1/128: %v", err)
 	}
 	if c.LogFormat != "json" && c.LogFormat != "console" {
 		return c, fmt.Errorf("INVENTORY_LOG_FORMAT: want json or console, got %q", c.LogFormat)

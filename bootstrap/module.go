@@ -105,12 +105,15 @@ func newRegistry(db *bunstore.DB) *prometheus.Registry {
 }
 
 func newHandler(app *application.App, log *zap.Logger, c Config, db *bunstore.DB, reg *prometheus.Registry) (*httpapi.Handler, error) {
-	h, err := httpapi.NewHandler(app, log, httpapi.Config{BaseURL: c.BaseURL}, db.Ping, reg)
+	h, err := httpapi.NewHandler(app, log, httpapi.Config{
+		BaseURL: c.BaseURL, RequestTimeout: c.RequestTimeout, MaxInFlight: c.MaxInFlight, TrustedProxies: c.TrustedProxies,
+	}, db.Ping, reg)
 	if err != nil {
 		return nil, err
 	}
 	// The console is served by the same server, inside the API handler's
-	// logging and metrics, with its notion of https.
+	// logging, metrics and limits, with its notion of https and its
+	// failed-attempt limits.
 	con, err := console.New(app, log.Named("console"), console.Config{HTTPS: h.IsHTTPS, Guard: h})
 	if err != nil {
 		return nil, err
@@ -119,8 +122,24 @@ func newHandler(app *application.App, log *zap.Logger, c Config, db *bunstore.DB
 	return h, nil
 }
 
+// HTTPServer is the server the service runs, with the limits of extensions
+// section L: headers within 10 s and 64 KiB, the whole request within 60 s,
+// idle keep-alive connections closed after 120 s.
+func HTTPServer(addr string, h http.Handler) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		// net/http reads some kilobytes beyond MaxHeaderBytes before it
+		// answers 431 itself; the handler holds the exact limit.
+		MaxHeaderBytes: httpapi.MaxHeaderBytes,
+	}
+}
+
 func newServer(lc fx.Lifecycle, c Config, h *httpapi.Handler, log *zap.Logger) *http.Server {
-	srv := &http.Server{Addr: c.HTTPAddr, Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := HTTPServer(c.HTTPAddr, h)
 	lc.Append(fx.Hook{
 		OnStart: func(context.Context) error {
 			ln, err := net.Listen("tcp", c.HTTPAddr)

@@ -86,6 +86,8 @@ func (c *consoleClient) signIn(name, key string) string {
 // http and https, and failed sign-ins counting against the API's limit.
 func TestConsoleCookiesAndSignInLimits(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		// The test client stands for a TLS-terminating proxy on loopback.
+		t.Setenv("INVENTORY_TRUSTED_PROXIES", "127.0.0.0/8,::1/128")
 		base := consoleService(t, databaseURL)
 		c := newConsoleClient(t, base)
 		_, page := c.get("/console/signin")

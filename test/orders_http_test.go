@@ -178,7 +178,7 @@ func (f *ohFixture) queuedMails(t testing.TB) int {
 
 func TestOrdersHTTP(t *testing.T) {
 	t.Parallel()
-	testdb.Each(t, func(t *testing.T, databaseURL string) {
+	testdb.EachWithPgBouncer(t, func(t *testing.T, databaseURL string) {
 		f := ohSetup(t, databaseURL)
 		env := f.env
 
@@ -254,7 +254,7 @@ func TestOrdersHTTP(t *testing.T) {
 
 func TestShipOrderHTTP(t *testing.T) {
 	t.Parallel()
-	testdb.Each(t, func(t *testing.T, databaseURL string) {
+	testdb.EachWithPgBouncer(t, func(t *testing.T, databaseURL string) {
 		f := ohSetup(t, databaseURL)
 		env := f.env
 
@@ -358,7 +358,7 @@ func TestShipOrderHTTP(t *testing.T) {
 
 func TestShipOrderDetailsHTTP(t *testing.T) {
 	t.Parallel()
-	testdb.Each(t, func(t *testing.T, databaseURL string) {
+	testdb.EachWithPgBouncer(t, func(t *testing.T, databaseURL string) {
 		f := ohSetup(t, databaseURL)
 		env := f.env
 		f.put(t, f.art1, map[string]any{"binLocation": map[string]any{"id": f.binA}}, 10)

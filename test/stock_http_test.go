@@ -123,7 +123,7 @@ func stockOps(n int, op string) string {
 }
 
 func TestStockHTTPBatchResult(t *testing.T) {
-	testdb.Each(t, func(t *testing.T, databaseURL string) {
+	testdb.EachWithPgBouncer(t, func(t *testing.T, databaseURL string) {
 		e := newStockEnv(t, databaseURL)
 		wh, null := e.newWarehouse("WH1", true)
 		a := e.newBin(wh, "A-01")
@@ -285,7 +285,7 @@ func TestStockHTTPBatchRejectedAsAWhole(t *testing.T) {
 }
 
 func TestStockHTTPReplay(t *testing.T) {
-	testdb.Each(t, func(t *testing.T, databaseURL string) {
+	testdb.EachWithPgBouncer(t, func(t *testing.T, databaseURL string) {
 		e := newStockEnv(t, databaseURL)
 		wh, _ := e.newWarehouse("WH1", true)
 		a := e.newBin(wh, "A-01")
@@ -342,7 +342,7 @@ func TestStockHTTPReplay(t *testing.T) {
 }
 
 func TestStockHTTPRacingDuplicates(t *testing.T) {
-	testdb.Each(t, func(t *testing.T, databaseURL string) {
+	testdb.EachWithPgBouncer(t, func(t *testing.T, databaseURL string) {
 		e := newStockEnv(t, databaseURL)
 		wh, null := e.newWarehouse("WH1", true)
 		a := e.newBin(wh, "A-01")

@@ -86,6 +86,11 @@ func (r articles) Save(ctx context.Context, a *catalog.ArticleDetail) error {
 
 func (r articles) Delete(ctx context.Context, id int64) error {
 	_, err := r.s.idb.NewDelete().Table("article_details").Where("id = ?", id).Exec(ctx)
+	if isForeignKeyViolation(err) {
+		// Shipped positions still name the product: the order keeps its
+		// history, so the product stays.
+		return catalog.ErrNamedByOrders
+	}
 	return err
 }
 

@@ -8,8 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -26,8 +26,10 @@ type DB struct {
 	postgres bool
 	// writers queues this process's SQLite writers: SQLite admits one at a
 	// time anyway, and its busy handler polls with growing sleeps, which
-	// starves some writers for hundreds of milliseconds under load.
-	writers sync.Mutex
+	// starves some writers for hundreds of milliseconds under load. It is a
+	// semaphore of one so that a waiting writer can give up when its
+	// context ends, which a mutex cannot.
+	writers chan struct{}
 }
 
 // Open connects to the database the URL names: postgres:// or postgresql://
@@ -42,6 +44,14 @@ func Open(databaseURL string) (*DB, error) {
 		// The simple protocol keeps statements free of server-side
 		// preparation, which bun's client-side formatting does not need.
 		cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
+		// bun formats values into the SQL text, escaping quotes but not
+		// backslashes: that is safe only while backslashes are literal, so
+		// pin it for every connection, whatever the server or database says.
+		// PgBouncer passes this parameter through in every pooling mode.
+		if cfg.RuntimeParams == nil {
+			cfg.RuntimeParams = map[string]string{}
+		}
+		cfg.RuntimeParams["standard_conforming_strings"] = "on"
 		sqldb := stdlib.OpenDB(*cfg)
 		sqldb.SetMaxOpenConns(32)
 		sqldb.SetMaxIdleConns(32)
@@ -53,6 +63,11 @@ func Open(databaseURL string) (*DB, error) {
 			return nil, errors.New("sqlite: needs a path, or :memory: for an in-memory database")
 		}
 		memory := path == ":memory:"
+		if !memory {
+			if err := createPrivate(path); err != nil {
+				return nil, err
+			}
+		}
 		// WAL lets readers run beside the writer; immediate transactions take
 		// the write lock up front so two writers never deadlock on upgrade;
 		// the busy timeout makes the second writer wait instead of failing.
@@ -75,10 +90,24 @@ func Open(databaseURL string) (*DB, error) {
 			sqldb.SetMaxOpenConns(8)
 		}
 		sqldb.SetConnMaxIdleTime(0)
-		return &DB{bun: bun.NewDB(sqldb, sqlitedialect.New())}, nil
+		return &DB{bun: bun.NewDB(sqldb, sqlitedialect.New()), writers: make(chan struct{}, 1)}, nil
 	default:
 		return nil, fmt.Errorf("unsupported database url %q: use postgres://… or sqlite:PATH", redact(databaseURL))
 	}
+}
+
+// createPrivate creates a new SQLite file readable by its owner only (it
+// holds customer addresses); SQLite gives its -wal and -shm files the same
+// mode. An existing file keeps its mode.
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	switch {
+	case errors.Is(err, os.ErrExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("sqlite: create %s: %w", path, err)
+	}
+	return f.Close()
 }
 
 func redact(raw string) string {

@@ -43,20 +43,20 @@ func (db *DB) MigrateFrom(ctx context.Context, fsys fs.FS) error {
 		return err
 	}
 	if db.postgres {
-		// A session lock on a connection of its own: the migrations run on
-		// other connections of the pool and are kept out by the lock only
-		// through the other instances waiting here.
-		conn, err := db.bun.Conn(ctx)
+		// Instances starting together must not apply the same migration
+		// twice. The lock is transaction-scoped and held by a transaction
+		// left open while the migrations run on other connections: behind
+		// PgBouncer in transaction pooling a session lock would stay with
+		// whichever server connection took it, and an unlock could go to
+		// another one. Ending the transaction (or the connection) ends it.
+		tx, err := db.bun.BeginTx(ctx, nil)
 		if err != nil {
 			return fmt.Errorf("migrate: %w", err)
 		}
-		defer conn.Close()
-		if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock(?)", migrationLockID); err != nil {
+		defer tx.Rollback() //nolint:errcheck
+		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", migrationLockID); err != nil {
 			return fmt.Errorf("migrate: wait for the migration lock: %w", err)
 		}
-		// Closing the connection ends the session and so the lock too, if
-		// the unlock cannot be sent.
-		defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock(?)", migrationLockID) //nolint:errcheck
 	}
 	const table = "bun_migrations"
 	migrator := migrate.NewMigrator(db.bun, migrations,

@@ -27,8 +27,13 @@ const maxAttempts = 12
 // ordered locks (for example on unique index insertion races).
 func (db *DB) Write(ctx context.Context, fn func(ctx context.Context, s ports.Store) error) error {
 	if !db.postgres {
-		db.writers.Lock()
-		defer db.writers.Unlock()
+		// A writer that waits for its turn gives up when its request ends.
+		select {
+		case db.writers <- struct{}{}:
+			defer func() { <-db.writers }()
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 	var err error
 	for attempt := 1; ; attempt++ {
@@ -122,6 +127,18 @@ func violatedID(err error) int64 {
 		return 0
 	}
 	return id
+}
+
+func isForeignKeyViolation(err error) bool {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return pgErr.Code == "23503"
+	}
+	var sqErr *sqlite.Error
+	if errors.As(err, &sqErr) {
+		return sqErr.Code() == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY
+	}
+	return false
 }
 
 // translate turns driver failures into the service's error kinds; errors

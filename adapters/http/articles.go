@@ -30,7 +30,7 @@ type articleDetailJSON struct {
 }
 
 type articleCreateBody struct {
-	ID     int64  `json:"id"`
+	ID     *int64 `json:"id" validate:"omitempty,id"` // absent: the database picks one
 	Number string `json:"number" validate:"required"`
 	Name   string `json:"name"`
 }
@@ -86,7 +86,7 @@ func (h *Handler) createArticle(w http.ResponseWriter, r *http.Request) error {
 	if err := h.decode(w, r, &body, articleReadOnly[1:]...); err != nil {
 		return err
 	}
-	id, err := h.app.CreateArticleDetail(r.Context(), body.ID, body.Number, body.Name)
+	id, err := h.app.CreateArticleDetail(r.Context(), valueOrZero(body.ID), body.Number, body.Name)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -41,15 +40,6 @@ func principalOf(ctx context.Context) *application.Principal {
 	return p
 }
 
-// clientAddress is the address failed attempts are counted for.
-func clientAddress(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
-
 // authenticate checks the credentials of the request, Basic or Digest, and
 // returns the request carrying the principal. A request without credentials
 // is not an attempt; a failed one counts against its user name and client
@@ -69,7 +59,7 @@ func (h *Handler) authenticate(r *http.Request) (*http.Request, error) {
 	} else if n, _, ok := parseBasic(header); ok {
 		name = n
 	}
-	addr := clientAddress(r)
+	addr := h.ClientAddress(r)
 	keys := []string{"address " + addr}
 	if user.ValidName(name) {
 		keys = append(keys, "user "+name)

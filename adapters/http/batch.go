@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/errs"
@@ -184,9 +183,6 @@ func integer(fields map[string]json.RawMessage, name string, required, lenient b
 	return n, nil
 }
 
-// maxID is the largest id storage holds (a 32-bit integer column).
-const maxID = 1<<31 - 1
-
 // identifier reads an id: 0 when absent (and not required), else an
 // integer no larger than maxID, so that it names something storable; whether
 // it is positive and names something is for the domain to say.
@@ -218,9 +214,6 @@ func text(fields map[string]json.RawMessage, name string) (string, error) {
 	}
 	if s == "" {
 		return "", fmt.Errorf("%s must not be empty", name)
-	}
-	if !printable(s) {
-		return "", fmt.Errorf("%s must be valid UTF-8 without control characters", name)
 	}
 	return s, nil
 }
@@ -289,17 +282,4 @@ func prefixed(prefix string, err error) error {
 		return err
 	}
 	return fmt.Errorf("%s%v", prefix, err)
-}
-
-// printable reports whether s is valid UTF-8 without control characters.
-func printable(s string) bool {
-	if !utf8.ValidString(s) {
-		return false
-	}
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f {
-			return false
-		}
-	}
-	return true
 }

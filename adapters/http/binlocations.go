@@ -41,12 +41,12 @@ type mappingJSON struct {
 }
 
 type binLocationCreateBody struct {
-	WarehouseID int64  `json:"warehouseId" validate:"required"`
+	WarehouseID int64  `json:"warehouseId" validate:"required,id"`
 	Code        string `json:"code" validate:"required"`
 }
 
 type binLocationUpdateBody struct {
-	WarehouseID *int64  `json:"warehouseId"`
+	WarehouseID *int64  `json:"warehouseId" validate:"omitempty,id"`
 	Code        *string `json:"code"`
 }
 

@@ -60,6 +60,12 @@ type lineError struct {
 // writeError answers with the status the error's kind calls for. Internal
 // errors are logged with the request id and never shown to the client.
 func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	if timedOut(r) {
+		// Whatever failed, it failed because the time was up: the work
+		// was cancelled and its transaction rolled back.
+		h.log.Warn("request timed out", zap.String("request_id", requestID(r.Context())), zap.Error(err))
+		err = errTimedOut
+	}
 	var pe *protocolError
 	if errors.As(err, &pe) {
 		switch pe.status {

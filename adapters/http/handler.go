@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
+	"net/netip"
 	"regexp"
 	"strconv"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/idempotency"
 )
 
 // Config is what the adapter needs beyond the use cases.
@@ -27,6 +29,15 @@ type Config struct {
 	// BaseURL prefixes the location of created resources; empty means
 	// derive it from the request.
 	BaseURL string
+	// RequestTimeout cancels a request still running after it (zero: the
+	// default, 60 s).
+	RequestTimeout time.Duration
+	// MaxInFlight is how many requests run at once; more get 503 (zero:
+	// the default, 256).
+	MaxInFlight int
+	// TrustedProxies are the peers whose X-Forwarded-Proto, -Host and -For
+	// headers are believed; from anyone else they are ignored.
+	TrustedProxies []netip.Prefix
 	// Now is the clock of the failed-attempt limits; nil means time.Now.
 	Now func() time.Time
 	// FailedAttempts is how many failed authentications one user name or
@@ -56,11 +67,18 @@ type Handler struct {
 	durations *prometheus.HistogramVec
 	attempts  *attemptLimiter
 	// unroled lists routes registered without an entry in routeRoles.
-	unroled []string
+	unroled  []string
+	inFlight chan struct{}
 }
 
 // NewHandler builds the handler and registers its metrics with reg.
 func NewHandler(app *application.App, log *zap.Logger, cfg Config, ready Readiness, reg *prometheus.Registry) (*Handler, error) {
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = DefaultRequestTimeout
+	}
+	if cfg.MaxInFlight <= 0 {
+		cfg.MaxInFlight = DefaultMaxInFlight
+	}
 	h := &Handler{
 		app: app, log: log, cfg: cfg, ready: ready, mux: http.NewServeMux(), validator: newValidator(),
 		attempts: newAttemptLimiter(cmp.Or(cfg.FailedAttempts, maxFailedAttempts), attemptWindow),
@@ -71,6 +89,7 @@ func NewHandler(app *application.App, log *zap.Logger, cfg Config, ready Readine
 			Name: "inventory_http_request_duration_seconds", Help: "HTTP request durations by route.",
 			Buckets: prometheus.DefBuckets,
 		}, []string{"method", "route"}),
+		inFlight: make(chan struct{}, cfg.MaxInFlight),
 	}
 	for _, c := range []prometheus.Collector{h.requests, h.durations} {
 		if err := reg.Register(c); err != nil {
@@ -114,12 +133,25 @@ func (h *Handler) api(pattern string, fn func(w http.ResponseWriter, r *http.Req
 			err = authorize(r, need)
 		}
 		if err == nil {
+			err = checkRequest(r)
+		}
+		if err == nil {
 			err = fn(w, r)
 		}
 		if err != nil {
 			h.writeError(w, r, err)
 		}
 	})
+}
+
+// checkRequest applies what holds for every API request before its handler
+// reads it: an idempotency key in the path follows the text rules.
+func checkRequest(r *http.Request) error {
+	if key := r.PathValue("idempotencyKey"); key != "" || strings.Contains(r.Pattern, "{idempotencyKey}") {
+		_, err := idempotency.ParseKey(key)
+		return err
+	}
+	return nil
 }
 
 func (h *Handler) readyz(w http.ResponseWriter, r *http.Request) {
@@ -172,10 +204,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 
 	_, pattern := h.mux.Handler(r)
-	route := pattern
+	route := pattern // a registered pattern, or the one fixed value below
 	if route == "" {
 		route = "unmatched"
 	}
+	ctx, cancel := context.WithTimeoutCause(r.Context(), h.cfg.RequestTimeout, errRequestTimedOut)
+	defer cancel()
+	r = r.WithContext(ctx)
 	defer func() {
 		p := recover()
 		// ErrAbortHandler cuts a response that broke off after it began
@@ -189,15 +224,29 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		elapsed := time.Since(start)
-		h.requests.WithLabelValues(r.Method, route, strconv.Itoa(rec.status)).Inc()
-		h.durations.WithLabelValues(r.Method, route).Observe(elapsed.Seconds())
+		method := methodLabel(r.Method)
+		h.requests.WithLabelValues(method, route, strconv.Itoa(rec.status)).Inc()
+		h.durations.WithLabelValues(method, route).Observe(elapsed.Seconds())
 		h.log.Info("request", zap.String("request_id", id), zap.String("method", r.Method),
 			zap.String("path", r.URL.Path), zap.Int("status", rec.status), zap.Duration("duration", elapsed),
-			zap.String("user", info.user))
+			zap.String("user", info.user), zap.String("client", h.ClientAddress(r)))
 		if abort {
 			panic(http.ErrAbortHandler)
 		}
 	}()
+	if headerBytes(r) > MaxHeaderBytes {
+		h.writeError(rec, r, errHeadersTooLarge)
+		return
+	}
+	if !unlimited[pattern] {
+		release, ok := h.admit()
+		if !ok {
+			rec.Header().Set("Retry-After", "1")
+			h.writeError(rec, r, errBusy)
+			return
+		}
+		defer release()
+	}
 	if pattern == "" {
 		h.unmatched(rec, r)
 		return
@@ -254,7 +303,7 @@ func (d discard) WriteHeader(int)             {}
 func pathID(r *http.Request, name, resource string) (int64, error) {
 	raw := r.PathValue(name)
 	id, err := strconv.ParseInt(raw, 10, 64)
-	if err != nil || id <= 0 {
+	if err != nil || id <= 0 || id > maxID {
 		return 0, notFoundError(resource, raw)
 	}
 	return id, nil
@@ -268,10 +317,16 @@ func (h *Handler) location(r *http.Request, path string) string {
 		if r.TLS != nil {
 			scheme = "https"
 		}
-		if p := r.Header.Get("X-Forwarded-Proto"); p == "http" || p == "https" {
-			scheme = p
+		host := r.Host
+		if h.fromTrustedProxy(r) {
+			if p := strings.ToLower(strings.TrimSpace(strings.Split(r.Header.Get("X-Forwarded-Proto"), ",")[0])); p == "http" || p == "https" {
+				scheme = p
+			}
+			if fh := forwardedHost(r); fh != "" {
+				host = fh
+			}
 		}
-		base = scheme + "://" + r.Host
+		base = scheme + "://" + host
 	}
 	return base + path
 }

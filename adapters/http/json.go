@@ -61,6 +61,9 @@ func readBody(r *http.Request, w http.ResponseWriter) ([]byte, error) {
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 		return nil, errUnsupportedMedia
 	}
+	if err := checkJSONShape(body); err != nil {
+		return nil, err
+	}
 	return body, nil
 }
 
@@ -72,6 +75,11 @@ func decodeStrict(body []byte, dst any, readOnly ...string) error {
 	}
 	if trimmed := bytes.TrimSpace(body); len(trimmed) == 0 || trimmed[0] != '{' {
 		return errs.Invalidf("request body must be a JSON object")
+	}
+	if json.Valid(body) {
+		if property, msg, found := textProblem(body, ""); found {
+			return errs.InvalidFields(errs.FieldError{Property: property, Message: msg})
+		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
@@ -143,6 +151,14 @@ func jsonType(t reflect.Type) string {
 	return "a " + t.Kind().String()
 }
 
+func valueOrZero[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+
 // decode reads a JSON object body strictly into dst and checks its
 // validator tags: every create and update endpoint starts this way.
 func (h *Handler) decode(w http.ResponseWriter, r *http.Request, dst any, readOnly ...string) error {
@@ -195,6 +211,10 @@ func validationMessage(fe validator.FieldError) string {
 			return "must be at least " + fe.Param() + " characters"
 		}
 		return "must be at least " + fe.Param()
+	case "id":
+		return fmt.Sprintf("must be an id from 1 to %d", maxID)
+	case "lte":
+		return "must be at most " + fe.Param()
 	case "gt":
 		return "must be greater than " + fe.Param()
 	case "gte":
@@ -215,6 +235,11 @@ func newValidator() *validator.Validate {
 			return ""
 		}
 		return name
+	})
+	// Ids are 32-bit in both databases.
+	_ = v.RegisterValidation("id", func(fl validator.FieldLevel) bool {
+		f := fl.Field()
+		return f.CanInt() && f.Int() >= 1 && f.Int() <= maxID
 	})
 	return v
 }

@@ -17,6 +17,9 @@ import (
 const (
 	defaultLimit = 1000
 	maxLimit     = 10000
+	maxFilters   = 50
+	maxSorts     = 10
+	maxInValues  = 1000
 )
 
 var (
@@ -76,6 +79,12 @@ func parseList(query url.Values, fields ports.ListFields) (ports.ListQuery, erro
 			continue
 		}
 		c.params[m[3]] = vals[len(vals)-1]
+	}
+	if len(filters) > maxFilters {
+		return q, errs.Invalidf("the list has %d filters; at most %d are allowed", len(filters), maxFilters)
+	}
+	if len(sorts) > maxSorts {
+		return q, errs.Invalidf("the list has %d sorts; at most %d are allowed", len(sorts), maxSorts)
 	}
 	for _, c := range ordered(filters) {
 		f, err := parseFilter(c, fields)
@@ -211,8 +220,14 @@ func parseFilter(c *rawCondition, fields ports.ListFields) (ports.Filter, error)
 				}
 			}
 		}
+		if len(items) > maxInValues {
+			return f, errs.Invalidf("filter[%d][value] holds %d values; %s takes at most %d", c.index, len(items), f.Expression, maxInValues)
+		}
 		for _, item := range items {
 			v, err := filterValue(typ, item, c.index)
+			if err == nil {
+				err = checkIDValue(prop, v, c.index)
+			}
 			if err != nil {
 				return f, err
 			}
@@ -228,11 +243,29 @@ func parseFilter(c *rawCondition, fields ports.ListFields) (ports.Filter, error)
 		return f, nil
 	}
 	v, err := filterValue(typ, raw[0], c.index)
+	if err == nil {
+		err = checkIDValue(prop, v, c.index)
+	}
 	if err != nil {
 		return f, err
 	}
 	f.Values = []any{v}
 	return f, nil
+}
+
+// isIDProperty tells the properties that hold ids (`order.id`,
+// `binLocation.warehouseId`), whose values are 1..2147483647.
+func isIDProperty(prop string) bool {
+	last := prop[strings.LastIndexByte(prop, '.')+1:]
+	return last == "id" || strings.HasSuffix(last, "Id")
+}
+
+func checkIDValue(prop string, v any, index int) error {
+	n, isInt := v.(int64)
+	if !isInt || !isIDProperty(prop) || (n >= 1 && n <= maxID) {
+		return nil
+	}
+	return errs.Invalidf("filter[%d][value] must be an id from 1 to %d, not %d", index, maxID, n)
 }
 
 var timeLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05-0700", "2006-01-02T15:04:05", "2006-01-02"}

@@ -18,6 +18,9 @@ func (h *Handler) shipOrderDetails(w http.ResponseWriter, r *http.Request) error
 	for i, fields := range req.operations {
 		id, err := operationFields(fields, "orderDetailId", "quantity", "warehouse", "binLocation")
 		if err == nil {
+			err = operationTextProblem(fields)
+		}
+		if err == nil {
 			ops[i], err = parseDetailShipment(fields)
 		}
 		ops[i].OperationID = id

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/code"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/domain/stock"
@@ -40,7 +41,7 @@ func toOrderJSON(o *order.Order) orderJSON {
 }
 
 type orderCreateBody struct {
-	ID            int64                   `json:"id"`
+	ID            *int64                  `json:"id" validate:"omitempty,id"`
 	Number        string                  `json:"number" validate:"required"`
 	CustomerEmail string                  `json:"customerEmail"`
 	Status        string                  `json:"status"`
@@ -48,8 +49,8 @@ type orderCreateBody struct {
 }
 
 type orderDetailCreateBody struct {
-	ID              int64  `json:"id"`
-	ArticleDetailID int64  `json:"articleDetailId"`
+	ID              *int64 `json:"id" validate:"omitempty,id"`
+	ArticleDetailID int64  `json:"articleDetailId" validate:"id"`
 	Quantity        int    `json:"quantity"`
 	Shipped         int    `json:"shipped"`
 	Status          string `json:"status"`
@@ -61,7 +62,7 @@ type orderShipBody struct {
 }
 
 type warehouseRefBody struct {
-	ID   int64  `json:"id"`
+	ID   int64  `json:"id" validate:"omitempty,id"`
 	Code string `json:"code"`
 }
 
@@ -83,12 +84,12 @@ func (h *Handler) createOrder(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p := order.NewOrder{
-		ID: body.ID, Number: body.Number, CustomerEmail: body.CustomerEmail, Status: body.Status,
+		ID: valueOrZero(body.ID), Number: body.Number, CustomerEmail: body.CustomerEmail, Status: body.Status,
 		Details: make([]order.NewDetail, len(body.Details)),
 	}
 	for i, d := range body.Details {
 		p.Details[i] = order.NewDetail{
-			ID: d.ID, ArticleDetailID: d.ArticleDetailID, Quantity: d.Quantity, Shipped: d.Shipped, Status: d.Status,
+			ID: valueOrZero(d.ID), ArticleDetailID: d.ArticleDetailID, Quantity: d.Quantity, Shipped: d.Shipped, Status: d.Status,
 		}
 	}
 	id, err := h.app.CreateOrder(r.Context(), p)
@@ -103,7 +104,11 @@ func (h *Handler) createOrder(w http.ResponseWriter, r *http.Request) error {
 // query says useNumberAsId.
 func orderRef(r *http.Request) (application.OrderRef, error) {
 	byNumber := false
-	if raw := r.URL.Query().Get("useNumberAsId"); raw != "" {
+	query, err := parseQuery(r)
+	if err != nil {
+		return application.OrderRef{}, err
+	}
+	if raw := query.Get("useNumberAsId"); raw != "" {
 		v, err := strconv.ParseBool(raw)
 		if err != nil {
 			return application.OrderRef{}, errs.InvalidFields(errs.FieldError{Property: "useNumberAsId", Message: "must be true, false, 1 or 0"})
@@ -111,7 +116,12 @@ func orderRef(r *http.Request) (application.OrderRef, error) {
 		byNumber = v
 	}
 	if byNumber {
-		return application.OrderRef{Number: r.PathValue("id")}, nil
+		number := r.PathValue("id")
+		// No stored order has a number that breaks the text rules.
+		if _, err := code.Parse(number); err != nil {
+			return application.OrderRef{}, notFoundError("order", number)
+		}
+		return application.OrderRef{Number: number}, nil
 	}
 	id, err := pathID(r, "id", "order")
 	return application.OrderRef{ID: id}, err

@@ -13,7 +13,11 @@ import (
 // the resource's fields, one page fetched, each item rendered.
 func writeList[T, J any](w http.ResponseWriter, r *http.Request, fields ports.ListFields,
 	fetch func(context.Context, ports.ListQuery) (ports.Page[T], error), render func(T) J) error {
-	q, err := parseList(r.URL.Query(), fields)
+	query, err := parseQuery(r)
+	if err != nil {
+		return err
+	}
+	q, err := parseList(query, fields)
 	if err != nil {
 		return err
 	}

@@ -22,6 +22,9 @@ func (h *Handler) stockEndpoint(endpoint string, parse func(map[string]json.RawM
 		for i, fields := range req.operations {
 			id, err := operationFields(fields, allowed...)
 			if err == nil {
+				err = operationTextProblem(fields)
+			}
+			if err == nil {
 				ops[i].Op, err = parse(fields)
 			}
 			ops[i].OperationID = id

@@ -55,6 +55,10 @@ func (a *ArticleDetail) Rename(number, name string) error {
 // ErrStillReferenced is why an article detail with stock or open positions stays.
 var ErrStillReferenced = errs.Invalidf("the article detail still has stock or unshipped order positions")
 
+// ErrNamedByOrders: order positions, shipped ones too, keep naming their
+// product, so an article detail that orders name stays.
+var ErrNamedByOrders = errs.Invalidf("the article detail is named by order positions (shipped ones too) and cannot be deleted")
+
 // CheckDeletable tells whether the product may go.
 func (a *ArticleDetail) CheckDeletable(hasStock, hasUnshippedPositions bool) error {
 	if hasStock || hasUnshippedPositions {

@@ -27,5 +27,6 @@ func ParseKey(raw string) (string, error) {
 }
 
 func invalid() error {
-	return errs.Invalidf("the idempotency key must be 1 to 255 characters of valid UTF-8 without control characters")
+	return errs.InvalidFields(errs.FieldError{Property: "idempotencyKey",
+		Message: "must be 1 to 255 characters of valid UTF-8 without control characters"})
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/shopstock/inventory/domain/errs"
 )
@@ -32,7 +33,14 @@ type FormatComponent struct {
 // MaxGeneratedCodes bounds how many codes one format may spell.
 const MaxGeneratedCodes = 100000
 
-const maxPadding = 10
+const maxPadding = 9
+
+// MaxFormatComponents bounds the parts of one format.
+const MaxFormatComponents = 10
+
+// MaxCodeLength is the longest code a format may spell: a bin location code
+// is at most 255 characters.
+const MaxCodeLength = maxShortText
 
 // maxNumber keeps ranges countable without overflow (and codes short).
 const maxNumber = 999_999_999
@@ -43,7 +51,7 @@ func (c FormatComponent) validate() error {
 		if c.Text == "" {
 			return errors.New("a text component needs a non-empty value")
 		}
-		if len(c.Text) > maxShortText {
+		if !utf8.ValidString(c.Text) || utf8.RuneCountInString(c.Text) > maxShortText {
 			return errors.New("a text component's value must be at most 255 characters")
 		}
 	case ComponentNumber:
@@ -51,7 +59,7 @@ func (c FormatComponent) validate() error {
 			return errors.New("a number component needs 0 <= from <= to <= 999999999")
 		}
 		if c.Padding < 0 || c.Padding > maxPadding {
-			return errors.New("a number component's padding must be between 0 and 10")
+			return errors.New("a number component's padding must be between 0 and 9")
 		}
 	case ComponentLetter:
 		if !isLetter(c.LetterFrom) || !isLetter(c.LetterTo) {
@@ -95,6 +103,40 @@ func (c FormatComponent) values() []string {
 	}
 }
 
+// length is the number of characters of the component's longest value.
+func (c FormatComponent) length() int {
+	switch c.Type {
+	case ComponentNumber:
+		return max(len(strconv.Itoa(c.NumberTo)), c.Padding)
+	case ComponentLetter:
+		return 1
+	default:
+		return utf8.RuneCountInString(c.Text)
+	}
+}
+
+// checkFormat checks what a format must be as a whole; its components are
+// each valid already.
+func checkFormat(format []FormatComponent) *errs.FieldError {
+	if len(format) > MaxFormatComponents {
+		return &errs.FieldError{Property: "binLocationFormatComponents",
+			Message: "must have at most " + itoa(MaxFormatComponents) + " components, not " + itoa(len(format))}
+	}
+	if n := longestCode(format); n > MaxCodeLength {
+		return &errs.FieldError{Property: "binLocationFormatComponents",
+			Message: "spells codes of up to " + itoa(n) + " characters; a bin location code has at most " + itoa(MaxCodeLength)}
+	}
+	return nil
+}
+
+func longestCode(format []FormatComponent) int {
+	n := 0
+	for _, c := range format {
+		n += c.length()
+	}
+	return n
+}
+
 func (c FormatComponent) count() int {
 	switch c.Type {
 	case ComponentNumber:
@@ -111,6 +153,19 @@ func (w *Warehouse) BinLocationCodes() ([]string, error) {
 	format := w.details.BinLocationFormat
 	if len(format) == 0 {
 		return nil, errs.Invalidf("warehouse %q has no binLocationFormatComponents to generate bin locations from", w.details.Code)
+	}
+	// Every bound is checked before anything is allocated: a format stored
+	// before these rules, or built by hand, must not exhaust the memory.
+	if len(format) > MaxFormatComponents {
+		return nil, errs.Invalidf("the binLocationFormatComponents of warehouse %q have more than %d components", w.details.Code, MaxFormatComponents)
+	}
+	for _, c := range format {
+		if err := c.validate(); err != nil {
+			return nil, errs.Invalidf("the binLocationFormatComponents of warehouse %q are invalid: %v", w.details.Code, err)
+		}
+	}
+	if n := longestCode(format); n > MaxCodeLength {
+		return nil, errs.Invalidf("the binLocationFormatComponents of warehouse %q spell codes longer than %d characters", w.details.Code, MaxCodeLength)
 	}
 	total := 1
 	for _, c := range format {

@@ -86,6 +86,11 @@ func normalize(d Details) (Details, error) {
 			fields = append(fields, errs.FieldError{Property: "binLocationFormatComponents[" + itoa(i) + "]", Message: err.Error()})
 		}
 	}
+	if len(fields) == 0 {
+		if fe := checkFormat(d.BinLocationFormat); fe != nil {
+			fields = append(fields, *fe)
+		}
+	}
 	if len(fields) > 0 {
 		return d, errs.InvalidFields(fields...)
 	}

@@ -57,6 +57,15 @@ func (utcClock) Now() time.Time { return time.Now().UTC() }
 // admin:secret and serves the HTTP interface until the test ends.
 func New(t *testing.T, databaseURL string) *Env {
 	t.Helper()
+	// Tests of everything but the limit itself send many wrong credentials
+	// from one address; the limit has tests of its own at its real value.
+	return NewWithConfig(t, databaseURL, httpapi.Config{FailedAttempts: 1 << 20})
+}
+
+// NewWithConfig is New with the HTTP adapter's configuration (limits,
+// trusted proxies) as given.
+func NewWithConfig(t *testing.T, databaseURL string, cfg httpapi.Config) *Env {
+	t.Helper()
 	ctx := context.Background()
 	db, err := bunstore.Open(databaseURL)
 	if err != nil {
@@ -77,9 +86,7 @@ func New(t *testing.T, databaseURL string) *Env {
 	// Warnings and errors only: the access log of every request would drown
 	// the output of a failing test.
 	log := zaptest.NewLogger(t, zaptest.Level(zap.WarnLevel))
-	// Tests of everything but the limit itself send many wrong credentials
-	// from one address; the limit has tests of its own at its real value.
-	h, err := httpapi.NewHandler(app, log, httpapi.Config{FailedAttempts: 1 << 20}, db.Ping, prometheus.NewRegistry())
+	h, err := httpapi.NewHandler(app, log, cfg, db.Ping, prometheus.NewRegistry())
 	if err != nil {
 		t.Fatalf("apitest: handler: %v", err)
 	}

@@ -91,6 +91,7 @@ func Each(t *testing.T, fn func(t *testing.T, databaseURL string)) {
 // cluster if one was started, and exits with the tests' code.
 func Main(m *testing.M) {
 	code := m.Run()
+	stopBouncer()
 	stopCluster()
 	os.Exit(code)
 }

@@ -106,3 +106,22 @@ func createAndCount(t *testing.T, db *sql.DB) {
 		t.Fatalf("count = %d, want 2", n)
 	}
 }
+
+// Through PgBouncer in transaction pooling, a connection works, and two
+// transactions need not share a server connection.
+func TestPgBouncerServesADatabase(t *testing.T) {
+	u := testdb.PgBouncer(t)
+	if !strings.Contains(u, "postgres://") {
+		t.Fatalf("URL %q", u)
+	}
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, u+"&default_query_exec_mode=simple_protocol")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var one int
+	if err := conn.QueryRow(ctx, "SELECT 1").Scan(&one); err != nil || one != 1 {
+		t.Fatalf("SELECT 1 through PgBouncer: %d %v", one, err)
+	}
+}

@@ -1,0 +1,61 @@
+package http
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// What a batch reader gets for one operation: the offending property's
+// path and the rule, the free-form id left alone.
+func TestOperationTextProblem(t *testing.T) {
+	for _, tc := range []struct {
+		op   string
+		want string // "" for no problem
+	}{
+		{`{"id":"free\u0001form","articleDetailId":1,"quantity":2}`, ""},
+		{`{"articleDetailId":1,"binLocation":{"code":"A\u0007","warehouseCode":"W"}}`, "binLocation.code must not contain control characters"},
+		{`{"source":{"warehouse":{"code":"\ud800"}}}`, "source.warehouse.code must be valid UTF-8"},
+		{"{\"warehouse\":{\"code\":\"\xff\"}}", "warehouse.code must be valid UTF-8"},
+		{`{"comment":"tab\there"}`, ""},
+		{`{"name":"tab\there"}`, "name must not contain control characters"},
+		{`{"list":["ok","no\u001f"]}`, "list[1] must not contain control characters"},
+	} {
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(tc.op), &fields); err != nil {
+			t.Fatalf("%s: %v", tc.op, err)
+		}
+		// json.Unmarshal into RawMessage keeps the bytes as sent.
+		err := operationTextProblem(fields)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.op, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: got %v, want %q", tc.op, err, tc.want)
+		}
+	}
+}
+
+func TestCheckJSONShape(t *testing.T) {
+	deep := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	for _, tc := range []struct {
+		body string
+		ok   bool
+	}{
+		{deep(32), true},
+		{deep(33), false},
+		{`{"a":` + deep(31) + `}`, true},
+		{`{"a":` + deep(32) + `}`, false},
+		{`{"a":1,"b":{"a":2}}`, true},
+		{`{"a":1,"a":1}`, false},
+		{`{"a":1,"\u0061":1}`, false},
+		{`[{"a":1},{"a":1}]`, true},
+		{`{"a":"\"a\":1","b":1}`, true},
+		{`{"a" : 1 , "a" : 2}`, false},
+	} {
+		err := checkJSONShape([]byte(tc.body))
+		if (err == nil) != tc.ok {
+			t.Errorf("%s: %v", tc.body, err)
+		}
+	}
+}

@@ -1,0 +1,254 @@
+package http
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/idempotency"
+	"github.com/shopstock/inventory/ports"
+)
+
+// jsonDepthAndDuplicates is an independent reading of the JSON rules, with
+// encoding/json's tokenizer: the deepest nesting and whether an object
+// holds a key twice.
+func jsonDepthAndDuplicates(t *testing.T, body []byte) (depth int, duplicate bool) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	type frame struct {
+		object   bool
+		keys     map[string]bool
+		expectKV bool // in an object: the next string is a key
+	}
+	var stack []*frame
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			return depth, duplicate
+		}
+		if err != nil {
+			t.Fatalf("tokenizer on valid JSON: %v", err)
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			switch v {
+			case '{', '[':
+				if top != nil && top.object {
+					top.expectKV = true
+				}
+				stack = append(stack, &frame{object: v == '{', keys: map[string]bool{}, expectKV: true})
+				depth = max(depth, len(stack))
+			default:
+				stack = stack[:len(stack)-1]
+			}
+			continue
+		case string:
+			if top != nil && top.object && top.expectKV {
+				if top.keys[v] {
+					duplicate = true
+				}
+				top.keys[v] = true
+				top.expectKV = false
+				continue
+			}
+		}
+		if top != nil && top.object {
+			top.expectKV = true
+		}
+	}
+}
+
+// FuzzReadBatch reads arbitrary bodies as a stock batch: never a panic, and
+// what passes is valid JSON within the depth, without duplicate keys, an
+// array of 1..1000 objects, with a stable fingerprint.
+func FuzzReadBatch(f *testing.F) {
+	for _, seed := range []string{
+		`[{"articleDetailId":1,"quantity":5,"warehouse":{"code":"W1"}}]`,
+		`[{"id":"op-1","articleDetailId":1,"quantity":-5,"binLocation":{"code":"A\u0007"}}]`,
+		`[{"a":1,"a":2}]`,
+		`[` + strings.Repeat(`[`, 40) + strings.Repeat(`]`, 40) + `]`,
+		`[{"id":` + strings.Repeat(`{"x":`, 31) + `1` + strings.Repeat(`}`, 31) + `}]`,
+		`[{"quantity":9007199254740993,"articleDetailId":2147483648}]`,
+		`[{"name":"\ud800"}]`, "[{\"name\":\"\xff\"}]", `[]`, `{}`, `[1,2]`, `nul`, "",
+		`[{"source":{"warehouse":{"id":"1"}},"destination":{"binLocation":{"code":"B"}},"quantity":"all","articleDetailId":1}]`,
+	} {
+		f.Add([]byte(seed), "key-1")
+	}
+	f.Add([]byte(`[{"articleDetailId":1,"quantity":1}]`), strings.Repeat("k", 256))
+	f.Add([]byte(`[{"articleDetailId":1,"quantity":1}]`), "a\x01")
+	f.Fuzz(func(t *testing.T, body []byte, key string) {
+		r := httptest.NewRequest(http.MethodPut, "/api/stock/change/x", bytes.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
+		r.SetPathValue("idempotencyKey", key)
+		_, keyErr := idempotency.ParseKey(key)
+		if keyErr == nil && (!utf8.ValidString(key) || utf8.RuneCountInString(key) > 255 || key == "" || strings.ContainsFunc(key, isControl)) {
+			t.Fatalf("key %q passed", key)
+		}
+		req, err := readBatch(httptest.NewRecorder(), r, "stock/change")
+		if err != nil {
+			if _, ok := errs.As(err); !ok {
+				var pe *protocolError
+				if !errors.As(err, &pe) {
+					t.Fatalf("an error of no kind: %v", err)
+				}
+			}
+			return
+		}
+		if !json.Valid(body) {
+			t.Fatalf("an invalid body passed: %q", body)
+		}
+		depth, dup := jsonDepthAndDuplicates(t, body)
+		if depth > maxJSONDepth || dup {
+			t.Fatalf("depth %d, duplicate %v passed: %q", depth, dup, body)
+		}
+		if n := len(req.operations); n < 1 || n > application.MaxBatchOperations {
+			t.Fatalf("%d operations", n)
+		}
+		for _, op := range req.operations {
+			if err := operationTextProblem(op); err == nil {
+				for name, raw := range op {
+					if name == "id" {
+						continue
+					}
+					assertNoControl(t, raw)
+				}
+			}
+			_, _ = operationFields(op, "articleDetailId", "quantity", "warehouse", "binLocation")
+			_, _ = parseChange(op)
+			_, _ = parseRelocation(op)
+		}
+		if again := fingerprint(body); again != req.meta.Fingerprint {
+			t.Fatal("the fingerprint is not stable")
+		}
+	})
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+
+// assertNoControl decodes a value that textProblem passed and checks that
+// no string in it holds a control character other than the multiline ones.
+func assertNoControl(t *testing.T, raw []byte) {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatalf("decode %q: %v", raw, err)
+	}
+	var walk func(v any, multiline bool)
+	walk = func(v any, multiline bool) {
+		switch v := v.(type) {
+		case string:
+			for _, r := range v {
+				if isControl(r) && !(multiline && (r == '\t' || r == '\n' || r == '\r')) {
+					t.Fatalf("%q passed the text check with %U", raw, r)
+				}
+			}
+		case []any:
+			for _, e := range v {
+				walk(e, multiline)
+			}
+		case map[string]any:
+			for k, e := range v {
+				walk(k, false)
+				walk(e, k == "address" || k == "comment")
+			}
+		}
+	}
+	walk(v, false)
+}
+
+// FuzzTextProblem checks one string, as sent raw between quotes: the check
+// finds control characters and what is not UTF-8 (which encoding/json would
+// have turned into U+FFFD), and nothing else.
+func FuzzTextProblem(f *testing.F) {
+	for _, seed := range []string{`plain`, `a\u0000b`, `tab\there`, `\ud83d\ude00`, `\ud800`, `\udc00`, "\xff", "ä", `\u007f`, `\uFFFD`, "\uFFFD", `\\u0001`, `\"`, `\u00`} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, content string) {
+		for _, name := range []string{"name", "address"} {
+			body := []byte(`{"` + name + `":"` + content + `"}`)
+			if !json.Valid(body) {
+				return
+			}
+			_, _, found := textProblem(body, "")
+			var decoded map[string]string
+			if err := json.Unmarshal(body, &decoded); err != nil {
+				t.Fatal(err)
+			}
+			s := decoded[name]
+			control := strings.ContainsFunc(s, func(r rune) bool {
+				return isControl(r) && !(name == "address" && (r == '\t' || r == '\n' || r == '\r'))
+			})
+			replaced := strings.Count(s, "\uFFFD") > strings.Count(content, "\uFFFD")+strings.Count(strings.ToLower(content), `\ufffd`)
+			if control && !found {
+				t.Fatalf("%q: control character not found", content)
+			}
+			if replaced && !found {
+				t.Fatalf("%q: bad UTF-8 not found", content)
+			}
+			if found && !control && !replaced && utf8.ValidString(content) {
+				t.Fatalf("%q: a problem found in a fine string", content)
+			}
+		}
+	})
+}
+
+// FuzzParseList reads arbitrary query strings as list parameters: never a
+// panic, and what passes keeps every cap.
+func FuzzParseList(f *testing.F) {
+	for _, seed := range []string{
+		"filter[0][property]=order.id&filter[0][value]=5",
+		"filter[0][property]=order.id&filter[0][expression]=IN&filter[0][value]=1,2,3",
+		"filter[0][property]=order.id&filter[0][value]=2147483648",
+		"filter[0][property]=order.number&filter[0][expression]=LIKE&filter[0][value]=%25a%25",
+		"sort[0][property]=order.id&sort[0][direction]=DESC&start=10&limit=5",
+		"filter[0][property]=order.id&filter[0][value][]=1&filter[0][value][]=2&filter[0][expression]=NOT IN",
+		"filter[99999999999999999999][property]=order.id&filter[99999999999999999999][value]=1",
+		"filter[0][property]=order.status&filter[0][expression]=IS NULL",
+		"filter[0][property]=order.id;x=1", "a=%zz", "limit=-1", "start=99999999999",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		values, err := url.ParseQuery(raw)
+		if err != nil {
+			return
+		}
+		q, err := parseList(values, ports.OrderFields)
+		if err != nil {
+			if e, ok := errs.As(err); !ok || e.Kind != errs.Invalid {
+				t.Fatalf("%q: an error that is no 400: %v", raw, err)
+			}
+			return
+		}
+		if len(q.Filters) > maxFilters || len(q.Sorts) > maxSorts || q.Limit < 1 || q.Limit > maxLimit || q.Start < 0 {
+			t.Fatalf("%q passed: %+v", raw, q)
+		}
+		for _, f := range q.Filters {
+			if len(f.Values) > maxInValues {
+				t.Fatalf("%q: %d values", raw, len(f.Values))
+			}
+			if _, known := ports.OrderFields[f.Property]; !known {
+				t.Fatalf("%q: unknown property %q passed", raw, f.Property)
+			}
+			for _, v := range f.Values {
+				if n, ok := v.(int64); ok && isIDProperty(f.Property) && (n < 1 || n > maxID) {
+					t.Fatalf("%q: id %d passed", raw, n)
+				}
+				if s, ok := v.(string); ok && strings.IndexByte(s, 0) >= 0 {
+					t.Fatalf("%q: NUL passed", raw)
+				}
+			}
+		}
+	})
+}
