@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -99,6 +101,20 @@ func TestConsoleOperatorRunsTheWarehouse(t *testing.T) {
 		}
 		if a1, a2 := f.api.stockOn(t, f.product, "A-01"), f.api.stockOn(t, f.product, "A-02"); a1 != 7 || a2 != 4 {
 			t.Errorf("stock A-01 %d, A-02 %d; want 7 and 4", a1, a2)
+		}
+
+		// An import, previewed before it applies.
+		file := filepath.Join(t.TempDir(), "delivery.csv")
+		os.WriteFile(file, []byte("warehouseCode,binLocationCode,articleDetailNumber,quantity\nMAIN,A-03,SKU-200,10\nMAIN,A-03,SKU-100,2\n"), 0o644)
+		b.visit("/console/stock", "import-export")
+		b.submit("import-preview", chromedp.SetUploadFiles(chromedp.CSS(`input[type=file]`), []string{file}),
+			click(`form[action^="/console/stock/preview"] button`))
+		if got := b.text("#preview .notice"); !strings.Contains(got, "All 2 lines would apply") {
+			t.Errorf("preview: %q", got)
+		}
+		b.submit("import-applied", click(`form[action="/console/stock/import"] button`))
+		if got := b.text(".notice"); got != "Imported 2 lines." {
+			t.Errorf("import: %q", got)
 		}
 
 		b.visit("/console/orders", "orders")

@@ -28,10 +28,16 @@ type csvData struct {
 	Rejected []errs.LineError
 }
 
+// previewLine is a line of the file beside what it would do.
+type previewLine struct {
+	application.ImportLine
+	application.ImportLinePreview
+}
+
 type importPreview struct {
 	Mode     string
 	CSV      string
-	Lines    []application.ImportLinePreview
+	Lines    []previewLine
 	Total    int
 	Failed   int
 	Apply    *form
@@ -111,9 +117,12 @@ func (h *Handler) csvRoutes() {
 			return err
 		}
 		pv := &importPreview{Mode: string(mode), CSV: string(body), Total: len(p.Lines), Failed: p.Failed,
-			Lines: p.Lines, Apply: newForm(), Filename: header.Filename}
-		if len(pv.Lines) > previewRows {
-			pv.Lines = pv.Lines[:previewRows]
+			Apply: newForm(), Filename: header.Filename}
+		for i, l := range p.Lines {
+			if len(pv.Lines) == previewRows {
+				break
+			}
+			pv.Lines = append(pv.Lines, previewLine{ImportLine: lines[i], ImportLinePreview: l})
 		}
 		pv.Shown = len(pv.Lines)
 		return h.csvPage(w, r, u, http.StatusOK, csvData{Form: f, Preview: pv})
