@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -46,19 +47,25 @@ func (h *Handler) cookie(r *http.Request, name, value string, maxAge int) *http.
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: h.cfg.HTTPS(r)}
 }
 
-// user is the signed-in user of the request, nil when there is none.
-func (h *Handler) user(r *http.Request) (*application.ConsoleUser, error) {
+// user is the signed-in user of the request, nil when there is none. The
+// cookie is sent again with every answer, so that the browser keeps it as
+// long as the session is used; the database decides when it ends.
+func (h *Handler) user(w http.ResponseWriter, r *http.Request) (*application.ConsoleUser, error) {
 	c, err := r.Cookie(sessionCookie)
 	if err != nil {
 		return nil, nil
 	}
-	return h.app.SessionUser(r.Context(), c.Value)
+	u, err := h.app.SessionUser(r.Context(), c.Value)
+	if u != nil {
+		http.SetCookie(w, h.cookie(r, sessionCookie, c.Value, int(session.IdleTimeout.Seconds())))
+	}
+	return u, err
 }
 
 // page registers a page for signed-in users; others go to the sign-in.
 func (h *Handler) page(pattern string, fn func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error) {
 	h.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-		u, err := h.user(r)
+		u, err := h.user(w, r)
 		if err != nil {
 			h.fail(w, r, err)
 			return
@@ -93,7 +100,7 @@ const (
 func (h *Handler) action(pattern string, need role, fn func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error) {
 	h.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
-		u, err := h.user(r)
+		u, err := h.user(w, r)
 		if err != nil {
 			h.fail(w, r, err)
 			return
@@ -102,7 +109,12 @@ func (h *Handler) action(pattern string, need role, fn func(w http.ResponseWrite
 			forbidden(w, "you are not signed in (or your session has ended); sign in again")
 			return
 		}
-		if err := r.ParseMultipartForm(maxFormBytes); err != nil && err != http.ErrNotMultipart {
+		if err := r.ParseMultipartForm(maxFormBytes); err != nil && !errors.Is(err, http.ErrNotMultipart) {
+			var tooLarge *http.MaxBytesError
+			if errors.As(err, &tooLarge) {
+				http.Error(w, "413 the upload is larger than 40 MiB", http.StatusRequestEntityTooLarge)
+				return
+			}
 			forbidden(w, "the form could not be read")
 			return
 		}
@@ -128,7 +140,7 @@ type signInData struct {
 
 func (h *Handler) authRoutes() {
 	h.mux.HandleFunc("GET /console/signin", func(w http.ResponseWriter, r *http.Request) {
-		if u, err := h.user(r); err == nil && u != nil {
+		if u, err := h.user(w, r); err == nil && u != nil {
 			http.Redirect(w, r, safeNext(r.URL.Query().Get("next")), http.StatusSeeOther)
 			return
 		}
