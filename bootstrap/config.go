@@ -30,6 +30,7 @@ type Config struct {
 	RequestTimeout       time.Duration
 	MaxInFlight          int
 	TrustedProxies       []netip.Prefix
+	PprofAddr            string // empty: no profiling listener
 }
 
 // ConfigFromEnv reads the INVENTORY_* variables, with the documented defaults.
@@ -52,6 +53,7 @@ func ConfigFromEnv() (Config, error) {
 		BaseURL:     get("INVENTORY_BASE_URL", ""),
 		LogLevel:    get("INVENTORY_LOG_LEVEL", "info"),
 		LogFormat:   get("INVENTORY_LOG_FORMAT", "json"),
+		PprofAddr:   get("INVENTORY_PPROF_ADDR", ""),
 	}
 	retention, err := time.ParseDuration(get("INVENTORY_IDEMPOTENCY_RETENTION", "720h"))
 	if err != nil || retention <= 0 {
@@ -86,6 +88,9 @@ func ConfigFromEnv() (Config, error) {
 	}
 	if c.LogFormat != "json" && c.LogFormat != "console" {
 		return c, fmt.Errorf("INVENTORY_LOG_FORMAT: want json or console, got %q", c.LogFormat)
+	}
+	if err := checkPprofAddr(c.PprofAddr, c.HTTPAddr); err != nil {
+		return c, err
 	}
 	return c, nil
 }

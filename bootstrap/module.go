@@ -50,7 +50,7 @@ func Options(c Config) fx.Option {
 			return fl
 		}),
 		fx.Invoke(ensureAPIUser, func(*http.Server) {}),
-		fx.Invoke(runMailDispatcher, runIdempotencyPurge),
+		fx.Invoke(runMailDispatcher, runIdempotencyPurge, runProfiler),
 	)
 }
 

@@ -179,7 +179,7 @@ func limitsHandler(t *testing.T, cfg httpapi.Config) *httpapi.Handler {
 		t.Fatal(err)
 	}
 	app := application.New(db, bootClock{})
-	if _, err := app.EnsureAPIUser(ctx, "admin", "secret"); err != nil {
+	if _, err := app.EnsureAPIUser(ctx, "admin", "secret-test-key-0123"); err != nil {
 		t.Fatal(err)
 	}
 	h, err := httpapi.NewHandler(app, zap.NewNop(), cfg, db.Ping, prometheus.NewRegistry())
@@ -205,7 +205,7 @@ func TestForwardedHeadersOnlyFromTrustedProxies(t *testing.T) {
 			req.Header[k] = v
 		}
 		req.Header.Set("Content-Type", "application/json")
-		req.SetBasicAuth("admin", "secret")
+		req.SetBasicAuth("admin", "secret-test-key-0123")
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		if rec.Code != http.StatusCreated {

@@ -52,7 +52,7 @@ func order(sel *bun.SelectQuery, q ports.ListQuery, cols columns, idColumn strin
 		}
 		sel = sel.OrderExpr(cols[s.Property] + dir)
 	}
-	return sel.OrderExpr(idColumn + " ASC").Offset(int64(q.Start)).Limit(int64(q.Limit))
+	return sel.OrderExpr(idColumn + " ASC")
 }
 
 func condition(col string, typ ports.FieldType, f ports.Filter) (string, []any) {
@@ -85,6 +85,9 @@ func condition(col string, typ ports.FieldType, f ports.Filter) (string, []any) 
 }
 
 // page runs a list query: the matching rows of one page and the count of all.
+// Past the first page it finds the page's ids first and only then reads
+// their rows: the skipped rows are walked in an index alone (the filter's
+// index holds the id too), instead of each being read from the table.
 func page[T any](ctx context.Context, idb bun.IDB, rows *[]T, q ports.ListQuery, cols columns, fields ports.ListFields, idColumn string, base func(*bun.SelectQuery) *bun.SelectQuery) (int, error) {
 	sel, err := applyList(base(idb.NewSelect().Model(rows)), q, cols, fields)
 	if err != nil {
@@ -95,13 +98,19 @@ func page[T any](ctx context.Context, idb bun.IDB, rows *[]T, q ports.ListQuery,
 	if err != nil {
 		return 0, err
 	}
-	if total == 0 {
-		return 0, nil
+	if total == 0 || q.Start >= total {
+		return total, nil
 	}
-	if err := order(sel, q, cols, idColumn).Scan(ctx); err != nil {
+	if q.Start == 0 {
+		return total, order(sel, q, cols, idColumn).Limit(int64(q.Limit)).Scan(ctx)
+	}
+	ids, err := applyList(base(idb.NewSelect().Model(rows).ColumnExpr(idColumn)), q, cols, fields)
+	if err != nil {
 		return 0, err
 	}
-	return total, nil
+	ids = order(ids, q, cols, idColumn).Offset(int64(q.Start)).Limit(int64(q.Limit))
+	outer := order(base(idb.NewSelect().Model(rows)).Where(idColumn+" IN (?)", ids), q, cols, idColumn)
+	return total, outer.Scan(ctx)
 }
 
 // tuples renders rows as a list of SQL tuples, for `(a, b) IN (?)`.

@@ -38,7 +38,7 @@ func BenchmarkChangeBatch(b *testing.B) {
 			if database == "postgres" {
 				url = testdb.Postgres(b)
 			}
-			server := benchServer(b, url)
+			server, _ := benchServer(b, url)
 			for _, clients := range []int{1, 4} {
 				b.Run(fmt.Sprintf("clients=%d", clients), func(b *testing.B) {
 					runChangeBatches(b, server, clients)
@@ -48,13 +48,15 @@ func BenchmarkChangeBatch(b *testing.B) {
 	}
 }
 
-func benchServer(b *testing.B, url string) string {
+// benchServer seeds a fresh database and serves the API on it.
+func benchServer(b *testing.B, url string) (string, *bunstore.DB) {
 	ctx := context.Background()
 	db, err := bunstore.Open(url)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { db.Close() })
+	// Cleanups run last in, first out: the server stops before the pool.
 	if err := db.Migrate(ctx); err != nil {
 		b.Fatal(err)
 	}
@@ -71,7 +73,7 @@ func benchServer(b *testing.B, url string) string {
 	}
 	srv := httptest.NewServer(h)
 	b.Cleanup(srv.Close)
-	return srv.URL
+	return srv.URL, db
 }
 
 var batchSeq int
@@ -99,20 +101,9 @@ func runChangeBatches(b *testing.B, server string, clients int) {
 		go func() {
 			defer wg.Done()
 			for n, body := range bodies[c] {
-				url := fmt.Sprintf("%s/api/stock/change/bench-%d-%d-%d-%d", server, batchSeq, clients, c, n)
-				req, _ := http.NewRequest(http.MethodPut, url, bytes.NewReader(body))
-				req.SetBasicAuth("admin", "secret-test-key-0123")
-				req.Header.Set("Content-Type", "application/json")
 				t0 := time.Now()
-				resp, err := http.DefaultClient.Do(req)
-				if err != nil {
+				if err := sendBatch(server, fmt.Sprintf("bench-%d-%d-%d-%d", batchSeq, clients, c, n), body); err != nil {
 					b.Error(err)
-					return
-				}
-				out, _ := io.ReadAll(resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode != http.StatusOK || !bytes.Contains(out, []byte(`"success":true`)) {
-					b.Errorf("batch failed: %d %s", resp.StatusCode, out[:min(len(out), 300)])
 					return
 				}
 				mu.Lock()
@@ -131,4 +122,25 @@ func runChangeBatches(b *testing.B, server string, clients int) {
 	b.ReportMetric(float64(durations[len(durations)/2].Microseconds())/1000, "ms/batch-median")
 	b.ReportMetric(float64(durations[len(durations)*95/100].Microseconds())/1000, "ms/batch-p95")
 	b.ReportMetric(float64(len(durations)*1000)/elapsed.Seconds(), "ops/s")
+}
+
+// sendBatch puts one change batch under the idempotency key and checks
+// that every operation succeeded.
+func sendBatch(server, key string, body []byte) error {
+	req, err := http.NewRequest(http.MethodPut, server+"/api/stock/change/"+key, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.SetBasicAuth("admin", "secret-test-key-0123")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	out, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !bytes.Contains(out, []byte(`"success":true`)) {
+		return fmt.Errorf("batch failed: %d %s", resp.StatusCode, out[:min(len(out), 300)])
+	}
+	return nil
 }

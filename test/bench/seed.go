@@ -65,29 +65,54 @@ type Operation struct {
 	BinLocation     map[string]any `json:"binLocation"`
 }
 
-// ChangeBatch builds the n-th 1000-operation batch of client c out of
-// clients: each client owns its own articles, so concurrent clients do not
-// queue behind each other's product locks, and each batch touches 1000
-// distinct mappings (its articles on a sliding window of bins). Quantities
-// alternate in sign so stock stays level however long it runs.
-func ChangeBatch(s Shape, client, clients, n, size int) ([]byte, error) {
+// Change is one operation of a change batch: an article on bin "B<Bin>" of
+// the warehouse "BENCH" (id 1).
+type Change struct {
+	ArticleDetailID int
+	Bin             int
+}
+
+// Changes lists the mappings of the n-th size-operation batch of client c
+// out of clients: each client owns its own articles, so concurrent clients
+// do not queue behind each other's product locks, and each batch touches
+// size distinct mappings (its articles on a sliding window of bins).
+func Changes(s Shape, client, clients, n, size int) ([]Change, error) {
 	perClient := s.Articles / clients
 	if perClient == 0 {
 		return nil, fmt.Errorf("%d articles cannot be split over %d clients", s.Articles, clients)
 	}
 	binsPerArticle := (size + perClient - 1) / perClient
-	ops := make([]Operation, 0, size)
-	sign := 1
-	if n%2 == 1 {
-		sign = -1
-	}
-	for i := 0; len(ops) < size; i++ {
-		article := client*perClient + i/binsPerArticle + 1
-		bin := (n*binsPerArticle+i%binsPerArticle)%s.Bins + 1
-		ops = append(ops, Operation{
-			ID: len(ops), ArticleDetailID: article, Quantity: sign,
-			BinLocation: map[string]any{"code": fmt.Sprintf("B%d", bin), "warehouseId": 1},
+	out := make([]Change, 0, size)
+	for i := 0; len(out) < size; i++ {
+		out = append(out, Change{
+			ArticleDetailID: client*perClient + i/binsPerArticle + 1,
+			Bin:             (n*binsPerArticle+i%binsPerArticle)%s.Bins + 1,
 		})
+	}
+	return out, nil
+}
+
+// Quantity is the quantity of every operation of the n-th batch: it
+// alternates in sign so stock stays level however long a run goes.
+func Quantity(n int) int {
+	if n%2 == 1 {
+		return -1
+	}
+	return 1
+}
+
+// ChangeBatch is the JSON body of the batch that Changes describes.
+func ChangeBatch(s Shape, client, clients, n, size int) ([]byte, error) {
+	changes, err := Changes(s, client, clients, n, size)
+	if err != nil {
+		return nil, err
+	}
+	ops := make([]Operation, len(changes))
+	for i, c := range changes {
+		ops[i] = Operation{
+			ID: i, ArticleDetailID: c.ArticleDetailID, Quantity: Quantity(n),
+			BinLocation: map[string]any{"code": fmt.Sprintf("B%d", c.Bin), "warehouseId": 1},
+		}
 	}
 	return json.Marshal(ops)
 }

@@ -118,6 +118,8 @@ func run(d *driver, clients, batches, bins, articles int) error {
 		}
 		return ops
 	}
+	// A profiler can start now: what follows is the measured load alone.
+	fmt.Fprintf(os.Stderr, "loaddriver: %d products on %d bins ready; sending %d batches from %d clients\n", articles, bins, clients*batches, clients)
 	var mu sync.Mutex
 	var durations []time.Duration
 	var failures int

@@ -1,0 +1,240 @@
+package bench_test
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+
+	"github.com/shopstock/inventory/adapters/bunstore"
+	"github.com/shopstock/inventory/test/bench"
+)
+
+// floor does the database work of a 1000-operation change batch and
+// nothing else, straight on database/sql with bound parameters: one
+// transaction that locks the batch's mappings (found through their bins'
+// codes, as the batch names them), updates them in one set-based statement,
+// inserts one ledger row per operation, and stores the rendered result under
+// the idempotency key. It is the least any implementation of the batch has
+// to pay, so the service is measured against it.
+type floor struct {
+	db       *sql.DB
+	postgres bool
+	stmts    *sync.Map // query text → *sql.Stmt: every statement is parsed once per connection
+}
+
+// prepared binds to tx the query, prepared once per connection, so that the
+// floor pays no parsing per batch (its statements have the same text every
+// time: 1000 operations).
+func (f floor) prepared(ctx context.Context, tx *sql.Tx, query string) (*sql.Stmt, error) {
+	if s, ok := f.stmts.Load(query); ok {
+		return tx.StmtContext(ctx, s.(*sql.Stmt)), nil
+	}
+	s, err := f.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if prev, loaded := f.stmts.LoadOrStore(query, s); loaded {
+		s.Close()
+		s = prev.(*sql.Stmt)
+	}
+	return tx.StmtContext(ctx, s), nil
+}
+
+func (f floor) exec(ctx context.Context, tx *sql.Tx, query string, args ...any) error {
+	s, err := f.prepared(ctx, tx, query)
+	if err != nil {
+		return err
+	}
+	_, err = s.ExecContext(ctx, args...)
+	return err
+}
+
+func (f floor) query(ctx context.Context, tx *sql.Tx, query string, args ...any) (*sql.Rows, error) {
+	s, err := f.prepared(ctx, tx, query)
+	if err != nil {
+		return nil, err
+	}
+	return s.QueryContext(ctx, args...)
+}
+
+// floorBatch is one prepared floor batch; its result body is rendered
+// before the clock starts, as it is no database work.
+type floorBatch struct {
+	key      string
+	articles []int64
+	codes    []string
+	quantity int
+	response []byte
+}
+
+// newFloor opens the floor's connections. On SQLite it shares the
+// service's pool, so that both run with the same pragmas (WAL,
+// synchronous=FULL, immediate transactions). On PostgreSQL it has a pool of
+// its own with pgx's defaults (binary parameters, cached prepared
+// statements) and the planner kept on the unique indexes: with a
+// 1000-element list it otherwise hashes the whole mapping table.
+func newFloor(b *testing.B, url string, db *bunstore.DB) floor {
+	if !db.Postgres() {
+		return floor{db: db.Bun().DB, stmts: new(sync.Map)}
+	}
+	sep := "?"
+	if strings.Contains(url, "?") {
+		sep = "&"
+	}
+	pool, err := sql.Open("pgx", url+sep+"enable_hashjoin=off&enable_mergejoin=off")
+	if err != nil {
+		b.Fatal(err)
+	}
+	pool.SetMaxIdleConns(8)
+	b.Cleanup(func() { pool.Close() })
+	return floor{db: pool, postgres: true, stmts: new(sync.Map)}
+}
+
+func newFloorBatch(s bench.Shape, key string, client, clients, n int) (floorBatch, error) {
+	changes, err := bench.Changes(s, client, clients, n, 1000)
+	if err != nil {
+		return floorBatch{}, err
+	}
+	fb := floorBatch{key: key, quantity: bench.Quantity(n)}
+	type result struct {
+		OperationID int  `json:"operationId"`
+		Success     bool `json:"success"`
+	}
+	results := make([]result, len(changes))
+	for i, c := range changes {
+		fb.articles = append(fb.articles, int64(c.ArticleDetailID))
+		fb.codes = append(fb.codes, fmt.Sprintf("B%d", c.Bin))
+		results[i] = result{OperationID: i, Success: true}
+	}
+	fb.response, err = json.Marshal(map[string]any{
+		"success": true, "idempotencyKey": key, "createdAt": time.Now().UTC().Format(time.RFC3339), "results": results,
+	})
+	return fb, err
+}
+
+type lockedMapping struct {
+	id, bin, article int64
+	stock            int
+}
+
+func (f floor) run(ctx context.Context, b floorBatch) error {
+	tx, err := f.db.BeginTx(ctx, nil) // SQLite: BEGIN IMMEDIATE, as the service's
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() //nolint:errcheck
+	locked, err := f.lock(ctx, tx, b)
+	if err != nil {
+		return err
+	}
+	if len(locked) != len(b.articles) {
+		return fmt.Errorf("floor: locked %d of %d mappings", len(locked), len(b.articles))
+	}
+	for i := range locked {
+		locked[i].stock += b.quantity
+		if locked[i].stock < 0 {
+			return fmt.Errorf("floor: stock of mapping %d would go negative", locked[i].id)
+		}
+	}
+	now := time.Now().UTC()
+	if f.postgres {
+		err = f.writePostgres(ctx, tx, b, locked, now)
+	} else {
+		err = f.writeSQLite(ctx, tx, b, locked, now)
+	}
+	if err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func (f floor) lock(ctx context.Context, tx *sql.Tx, b floorBatch) ([]lockedMapping, error) {
+	var rows *sql.Rows
+	var err error
+	if f.postgres {
+		rows, err = f.query(ctx, tx, `SELECT m.id, m.bin_location_id, m.article_detail_id, m.stock
+FROM unnest($1::bigint[], $2::text[]) AS p(a, c)
+JOIN bin_locations AS b ON b.warehouse_id = 1 AND b.code = p.c
+JOIN stock_mappings AS m ON m.bin_location_id = b.id AND m.article_detail_id = p.a
+ORDER BY m.id FOR UPDATE OF m`, b.articles, b.codes)
+	} else {
+		// The immediate transaction holds the database: nothing to lock by row.
+		args := make([]any, 0, 2*len(b.articles))
+		for i := range b.articles {
+			args = append(args, b.articles[i], b.codes[i])
+		}
+		rows, err = f.query(ctx, tx, `WITH p(a, c) AS (VALUES `+placeholders("(?, ?)", len(b.articles))+`)
+SELECT m.id, m.bin_location_id, m.article_detail_id, m.stock
+FROM p JOIN bin_locations AS b ON b.warehouse_id = 1 AND b.code = p.c
+JOIN stock_mappings AS m ON m.bin_location_id = b.id AND m.article_detail_id = p.a
+ORDER BY m.id`, args...)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make([]lockedMapping, 0, len(b.articles))
+	for rows.Next() {
+		var m lockedMapping
+		if err := rows.Scan(&m.id, &m.bin, &m.article, &m.stock); err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+func (f floor) writePostgres(ctx context.Context, tx *sql.Tx, b floorBatch, locked []lockedMapping, now time.Time) error {
+	n := len(locked)
+	ids, bins, articles, stocks, quantities, opIDs := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]string, n)
+	for i, m := range locked {
+		ids[i], bins[i], articles[i], stocks[i], quantities[i], opIDs[i] = m.id, m.bin, m.article, int64(m.stock), int64(b.quantity), fmt.Sprint(i)
+	}
+	if err := f.exec(ctx, tx, `UPDATE stock_mappings AS m SET stock = v.stock
+FROM unnest($1::bigint[], $2::int[]) AS v(id, stock) WHERE m.id = v.id`, ids, stocks); err != nil {
+		return err
+	}
+	if err := f.exec(ctx, tx, `INSERT INTO stock_ledger_entries
+(article_detail_id, warehouse_id, bin_location_id, type, quantity, stock_after, idempotency_key, operation_id, order_id, order_detail_id, user_name, created_at)
+SELECT p.a, 1, p.b, 'incoming', p.q, p.s, $6, p.op, NULL, NULL, 'admin', $7
+FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::int[], $5::text[]) AS p(a, b, q, s, op)`,
+		articles, bins, quantities, stocks, opIDs, b.key, now); err != nil {
+		return err
+	}
+	err := f.exec(ctx, tx, `INSERT INTO idempotency_keys (key, endpoint, fingerprint, response, created_at)
+VALUES ($1, 'stock/change', $2, $3, $4)`, b.key, strings.Repeat("f", 64), b.response, now)
+	return err
+}
+
+func (f floor) writeSQLite(ctx context.Context, tx *sql.Tx, b floorBatch, locked []lockedMapping, now time.Time) error {
+	at := now.Format("2006-01-02 15:04:05.999999-07:00")
+	update := make([]any, 0, 2*len(locked))
+	ledger := make([]any, 0, 7*len(locked))
+	for i, m := range locked {
+		update = append(update, m.id, m.stock)
+		ledger = append(ledger, m.article, m.bin, b.quantity, m.stock, b.key, fmt.Sprint(i), at)
+	}
+	if err := f.exec(ctx, tx, `WITH v(id, stock) AS (VALUES `+placeholders("(?, ?)", len(locked))+`)
+UPDATE stock_mappings SET stock = v.stock FROM v WHERE stock_mappings.id = v.id`, update...); err != nil {
+		return err
+	}
+	if err := f.exec(ctx, tx, `INSERT INTO stock_ledger_entries
+(article_detail_id, warehouse_id, bin_location_id, type, quantity, stock_after, idempotency_key, operation_id, order_id, order_detail_id, user_name, created_at)
+VALUES `+placeholders("(?, 1, ?, 'incoming', ?, ?, ?, ?, NULL, NULL, 'admin', ?)", len(locked)), ledger...); err != nil {
+		return err
+	}
+	err := f.exec(ctx, tx, `INSERT INTO idempotency_keys (key, endpoint, fingerprint, response, created_at)
+VALUES (?, 'stock/change', ?, ?, ?)`, b.key, strings.Repeat("f", 64), b.response, at)
+	return err
+}
+
+func placeholders(tuple string, n int) string {
+	return strings.TrimSuffix(strings.Repeat(tuple+", ", n), ", ")
+}
