@@ -3,6 +3,8 @@
 package application
 
 import (
+	"context"
+
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -13,7 +15,34 @@ type App struct {
 	nonce nonceSecret // the Digest nonce key, read once: it never changes
 }
 
-// New assembles the use cases over the given ports.
-func New(uow ports.UnitOfWork, clock ports.Clock) *App {
+// Option adjusts how New assembles the use cases.
+type Option func(*options)
+
+type options struct {
+	noEvents    bool
+	afterRecord func(ctx context.Context)
+}
+
+// WithoutEvents records no events: only for measuring what recording them
+// costs (test/bench). A service running so breaks the feed's guarantee.
+func WithoutEvents() Option { return func(o *options) { o.noEvents = true } }
+
+// WithAfterRecordingEvents runs fn in every transaction that recorded
+// events, after recording them and before committing: tests use it to make
+// commits slow and so widen the races the change feed must survive.
+func WithAfterRecordingEvents(fn func(ctx context.Context)) Option {
+	return func(o *options) { o.afterRecord = fn }
+}
+
+// New assembles the use cases over the given ports. Every write transaction
+// records its events (see eventingUoW).
+func New(uow ports.UnitOfWork, clock ports.Clock, opts ...Option) *App {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if !o.noEvents {
+		uow = &eventingUoW{UnitOfWork: uow, clock: clock, afterRecord: o.afterRecord}
+	}
 	return &App{uow: uow, clock: clock}
 }

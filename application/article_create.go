@@ -8,10 +8,13 @@ import (
 )
 
 // CreateArticleDetail stores a product the shop pushes in, with the shop's
-// id when it gives one.
-func (a *App) CreateArticleDetail(ctx context.Context, id int64, number, name string) (int64, error) {
+// id when it gives one, and its reorder point (0: none).
+func (a *App) CreateArticleDetail(ctx context.Context, id int64, number, name string, reorderPoint int) (int64, error) {
 	art, err := catalog.NewArticleDetail(id, number, name)
 	if err != nil {
+		return 0, err
+	}
+	if err := art.SetReorderPoint(reorderPoint); err != nil {
 		return 0, err
 	}
 	err = a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {

@@ -17,27 +17,29 @@ type ArticleStock struct {
 // ArticleDetail reads one product with its stock figures.
 func (a *App) ArticleDetail(ctx context.Context, id int64) (v ArticleStock, err error) {
 	err = a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
-		if v.Article, err = s.ArticleDetails().Get(ctx, id); err != nil {
-			return err
-		}
-		warehouses, err := s.Stock().ArticleStock(ctx, id)
+		art, err := s.ArticleDetails().Get(ctx, id)
 		if err != nil {
 			return err
 		}
-		outstanding, err := s.Orders().Outstanding(ctx, id)
+		figures, err := articleFigures(ctx, s, []*catalog.ArticleDetail{art})
 		if err != nil {
 			return err
 		}
-		v.Figures = stock.FiguresOf(warehouses, outstanding)
+		v = figures[0]
 		return nil
 	})
 	return v, err
 }
 
-// ArticleDetails reads one page of products.
-func (a *App) ArticleDetails(ctx context.Context, q ports.ListQuery) (p ports.Page[*catalog.ArticleDetail], err error) {
+// ArticleDetails reads one page of products, each with its stock figures.
+func (a *App) ArticleDetails(ctx context.Context, q ports.ListQuery) (p ports.Page[ArticleStock], err error) {
 	err = a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
-		p, err = s.ArticleDetails().List(ctx, q)
+		page, err := s.ArticleDetails().List(ctx, q)
+		if err != nil {
+			return err
+		}
+		p.Total = page.Total
+		p.Items, err = articleFigures(ctx, s, page.Items)
 		return err
 	})
 	return p, err

@@ -6,8 +6,8 @@ import (
 	"github.com/shopstock/inventory/ports"
 )
 
-// UpdateArticleDetail changes number and/or name.
-func (a *App) UpdateArticleDetail(ctx context.Context, id int64, number, name *string) error {
+// UpdateArticleDetail changes number, name and reorder point; nil leaves one as it is.
+func (a *App) UpdateArticleDetail(ctx context.Context, id int64, number, name *string, reorderPoint *int) error {
 	return a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		repo := s.ArticleDetails()
 		art, err := repo.Get(ctx, id)
@@ -23,6 +23,11 @@ func (a *App) UpdateArticleDetail(ctx context.Context, id int64, number, name *s
 		}
 		if err := art.Rename(newNumber, newName); err != nil {
 			return err
+		}
+		if reorderPoint != nil {
+			if err := art.SetReorderPoint(*reorderPoint); err != nil {
+				return err
+			}
 		}
 		if err := checkArticleNumber(ctx, repo, art.Number(), art.ID()); err != nil {
 			return err

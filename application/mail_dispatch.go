@@ -4,20 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/shopstock/inventory/ports"
 )
 
-// MailDispatcher sends the mails of the outbox. It leases the due mails in
-// one short transaction, sends them outside of it, and records each outcome
-// in another, so that a slow mail server holds no database locks; the lease
-// keeps other dispatchers, in this or another instance, off those mails.
+// MailDispatcher sends the mails of the outbox through the dispatcher that
+// webhook deliveries use too (see dispatcher): leased on the database's
+// clock, sent outside any transaction, retried with exponential backoff.
 type MailDispatcher struct {
-	uow    ports.UnitOfWork
-	clock  ports.Clock
-	mailer ports.Mailer
+	d dispatcher[ports.Mail]
 
 	// Lease is how long a claimed mail is reserved for this dispatcher; its
 	// sending is cut off before the lease runs out.
@@ -35,96 +31,60 @@ type MailDispatcher struct {
 // defaults: 1 minute lease, 20 mails a round, 10 attempts, retries after
 // 2s, 4s, 8s … up to 5 minutes.
 func (a *App) MailDispatcher(mailer ports.Mailer) *MailDispatcher {
-	return &MailDispatcher{
-		uow: a.uow, clock: a.clock, mailer: mailer,
+	m := &MailDispatcher{
 		Lease: time.Minute, Batch: 20, MaxAttempts: 10,
 		FirstRetry: 2 * time.Second, MaxRetry: 5 * time.Minute,
 	}
-}
-
-// DispatchReport tells what one round did; Failures holds the send errors.
-type DispatchReport struct {
-	Sent, Retrying, GivenUp int
-	Failures                []error
+	m.d = dispatcher[ports.Mail]{
+		uow:   a.uow,
+		queue: func(s ports.Store) ports.LeaseQueue[ports.Mail] { return s.Outbox() },
+		work: func(ctx context.Context, job ports.Leased[ports.Mail]) attemptOutcome {
+			return attemptOutcome{Err: mailer.Send(ctx, job.Job)}
+		},
+		retryAfter: func(job ports.Leased[ports.Mail], _ time.Duration, o attemptOutcome) time.Duration {
+			// A mail the server refused for good would fail the same way again.
+			if job.Attempt >= m.MaxAttempts || errors.Is(o.Err, ports.ErrUndeliverable) {
+				return 0
+			}
+			return m.backoff(job.Attempt)
+		},
+		describe: func(job ports.Leased[ports.Mail]) string {
+			return fmt.Sprintf("mail %d to %s", job.ID, job.Job.To)
+		},
+		parallel: 1, // one SMTP conversation at a time is what servers like
+	}
+	return m
 }
 
 // DispatchOnce sends the mails that are due now.
-func (d *MailDispatcher) DispatchOnce(ctx context.Context) (DispatchReport, error) {
-	var report DispatchReport
-	var claimed []ports.OutboxMail
-	// A read first: an empty outbox, the usual case, takes no write lock
-	// (on SQLite that would be the whole database's, every second).
-	var anyDue bool
-	err := d.uow.Read(ctx, func(ctx context.Context, s ports.Store) (err error) {
-		anyDue, err = s.Outbox().AnyDue(ctx, d.clock.Now())
-		return err
-	})
-	if err != nil || !anyDue {
-		return report, err
-	}
-	err = d.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
-		var err error
-		claimed, err = s.Outbox().Claim(ctx, d.clock.Now(), d.Lease, d.Batch)
-		return err
-	})
-	if err != nil || len(claimed) == 0 {
-		return report, err
-	}
-	// Sending stops well before the lease ends, so that no other dispatcher
-	// can have claimed a mail again while this one still sends it.
-	sendCtx, cancel := context.WithTimeout(ctx, d.Lease*3/4)
-	defer cancel()
-	for _, m := range claimed {
-		if sendCtx.Err() != nil {
-			break // the rest are claimed again once the lease has run out
-		}
-		sendErr := d.mailer.Send(sendCtx, m.Mail)
-		err := d.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
-			now := d.clock.Now()
-			if sendErr == nil {
-				return s.Outbox().MarkSent(ctx, m.ID, now)
-			}
-			retryAt := time.Time{}
-			if d.retries(m, sendErr) {
-				retryAt = now.Add(d.backoff(m.Attempts))
-			}
-			return s.Outbox().MarkFailed(ctx, m.ID, truncate(sendErr.Error(), 1000), retryAt, now)
-		})
-		if err != nil {
-			return report, fmt.Errorf("record outcome of mail %d: %w", m.ID, err)
-		}
-		switch {
-		case sendErr == nil:
-			report.Sent++
-		case d.retries(m, sendErr):
-			report.Retrying++
-			report.Failures = append(report.Failures, fmt.Errorf("mail %d to %s, attempt %d: %w", m.ID, m.Mail.To, m.Attempts, sendErr))
-		default:
-			report.GivenUp++
-			report.Failures = append(report.Failures, fmt.Errorf("mail %d to %s given up after attempt %d: %w", m.ID, m.Mail.To, m.Attempts, sendErr))
-		}
-	}
-	return report, nil
-}
-
-// retries tells whether a failed mail gets another attempt: not when the
-// attempts are used up, nor when the mailer says it can never be delivered.
-func (d *MailDispatcher) retries(m ports.OutboxMail, sendErr error) bool {
-	return m.Attempts < d.MaxAttempts && !errors.Is(sendErr, ports.ErrUndeliverable)
+func (m *MailDispatcher) DispatchOnce(ctx context.Context) (DispatchReport, error) {
+	return m.d.once(ctx, m.Lease, m.Batch)
 }
 
 // backoff is the wait after the given number of failed attempts.
-func (d *MailDispatcher) backoff(attempts int) time.Duration {
-	wait := d.FirstRetry
-	for i := 1; i < attempts && wait < d.MaxRetry; i++ {
+func (m *MailDispatcher) backoff(attempts int) time.Duration {
+	wait := m.FirstRetry
+	for i := 1; i < attempts && wait < m.MaxRetry; i++ {
 		wait *= 2
 	}
-	return min(wait, d.MaxRetry)
+	return min(wait, m.MaxRetry)
 }
 
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return strings.ToValidUTF8(s[:n], "")
+// PurgeMails removes sent and given-up mails older than retention, so that
+// customer addresses are not kept forever.
+func (a *App) PurgeMails(ctx context.Context, retention time.Duration) (n int, err error) {
+	err = a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
+		n, err = s.Outbox().PurgeFinished(ctx, retention)
+		return err
+	})
+	return n, err
+}
+
+// MailQueueStats counts the mails still to send.
+func (a *App) MailQueueStats(ctx context.Context) (st ports.QueueStats, err error) {
+	err = a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
+		st, err = s.Outbox().Stats(ctx)
+		return err
+	})
+	return st, err
 }

@@ -14,6 +14,7 @@ import (
 // in the same transaction unless suppressMail is set or the order has no
 // address. An order that is already fully shipped is left alone.
 func (a *App) ShipOrder(ctx context.Context, ref OrderRef, from *stock.WarehouseSpec, suppressMail bool, user string) error {
+	ctx = WithCause(ctx, Cause{Type: CauseOrdersShip})
 	return a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		// The order row lock comes first (before the stock load locks
 		// products): it serialises concurrent shipments of one order, so the

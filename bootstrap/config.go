@@ -25,6 +25,9 @@ type Config struct {
 	MailFrom             string
 	BaseURL              string
 	IdempotencyRetention time.Duration
+	MailRetention        time.Duration
+	EventRetention       time.Duration
+	WebhookAllowPrivate  bool
 	LogLevel             string
 	LogFormat            string
 	RequestTimeout       time.Duration
@@ -85,6 +88,23 @@ func ConfigFromEnv() (Config, error) {
 	c.MaxInFlight = inFlight
 	if c.TrustedProxies, err = httpapi.ParseTrustedProxies(get("INVENTORY_TRUSTED_PROXIES", "")); err != nil {
 		return c, fmt.Errorf("INVENTORY_TRUSTED_PROXIES: want comma-separated CIDRs such as 10.0.0.0/8,::1/128: %v", err)
+	}
+	for _, d := range []struct {
+		name string
+		dst  *time.Duration
+	}{{"INVENTORY_MAIL_RETENTION", &c.MailRetention}, {"INVENTORY_EVENT_RETENTION", &c.EventRetention}} {
+		v, err := time.ParseDuration(get(d.name, "720h"))
+		if err != nil || v <= 0 {
+			return c, fmt.Errorf("%s: want a positive Go duration such as 720h, got %q", d.name, os.Getenv(d.name))
+		}
+		*d.dst = v
+	}
+	switch v := get("INVENTORY_WEBHOOK_ALLOW_PRIVATE", "false"); v {
+	case "true", "1":
+		c.WebhookAllowPrivate = true
+	case "false", "0":
+	default:
+		return c, fmt.Errorf("INVENTORY_WEBHOOK_ALLOW_PRIVATE: want true or false, got %q", v)
 	}
 	if c.LogFormat != "json" && c.LogFormat != "console" {
 		return c, fmt.Errorf("INVENTORY_LOG_FORMAT: want json or console, got %q", c.LogFormat)

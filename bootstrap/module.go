@@ -51,6 +51,7 @@ func Options(c Config) fx.Option {
 		}),
 		fx.Invoke(ensureAPIUser, func(*http.Server) {}),
 		fx.Invoke(runMailDispatcher, runIdempotencyPurge, runProfiler),
+		fx.Invoke(runWebhookDispatcher, runRetentionPurges, registerQueueMetrics),
 	)
 }
 

@@ -73,6 +73,7 @@ var (
 	}
 	ArticleDetailFields = ListFields{
 		"articleDetail.id": IntField, "articleDetail.number": TextField, "articleDetail.name": TextField,
+		"articleDetail.reorderPoint": IntField, "articleDetail.belowReorderPoint": BoolField,
 	}
 	OrderFields = ListFields{
 		"order.id": IntField, "order.number": TextField, "order.status": TextField,

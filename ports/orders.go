@@ -28,23 +28,18 @@ type OrderRepository interface {
 	Outstanding(ctx context.Context, articleDetailID int64) (int, error)
 }
 
-// OutboxMail is a queued mail with its delivery state.
-type OutboxMail struct {
-	ID       int64
-	Mail     Mail
-	Attempts int
-}
-
 // OutboxRepository queues mails in the transaction that causes them, so a
-// mail is sent if and only if its cause committed.
+// mail is sent if and only if its cause committed. Sending goes through the
+// lease queue that webhook deliveries use too.
 type OutboxRepository interface {
+	// Enqueue queues m; it is due at once (on the database's clock), at
+	// is when it was caused.
 	Enqueue(ctx context.Context, m Mail, at time.Time) error
-	// AnyDue tells, without locking anything, whether mails are due.
-	AnyDue(ctx context.Context, now time.Time) (bool, error)
-	// Claim leases up to limit due mails to the caller until now+lease, so
-	// that no other dispatcher sends them meanwhile.
-	Claim(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]OutboxMail, error)
-	MarkSent(ctx context.Context, id int64, at time.Time) error
-	// MarkFailed records a failed attempt; retryAt zero means give up.
-	MarkFailed(ctx context.Context, id int64, lastError string, retryAt time.Time, at time.Time) error
+	LeaseQueue[Mail]
+	// PurgeFinished removes sent and given-up mails finished longer ago
+	// than olderThan (on the database's clock): customer addresses are not
+	// kept forever.
+	PurgeFinished(ctx context.Context, olderThan time.Duration) (int, error)
+	// Stats counts the mails still to send.
+	Stats(ctx context.Context) (QueueStats, error)
 }

@@ -31,6 +31,9 @@ type Store interface {
 	Outbox() OutboxRepository
 	APIUsers() APIUserRepository
 	DigestNonces() DigestNonceStore
+	Events() EventRepository
+	Figures() FigureReader
+	Webhooks() WebhookRepository
 	Sessions() SessionRepository
 }
 

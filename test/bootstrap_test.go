@@ -2,6 +2,7 @@ package test
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -71,6 +72,18 @@ func TestServiceStartsServesAndStops(t *testing.T) {
 		if got := get("/api/warehouses", false); got != http.StatusUnauthorized {
 			t.Errorf("/api/warehouses without auth: %d", got)
 		}
+		if res, err := http.Get(base + "/metrics"); err != nil {
+			t.Errorf("/metrics: %v", err)
+		} else {
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			for _, gauge := range []string{"inventory_mail_outbox_pending 0", "inventory_mail_outbox_oldest_pending_age_seconds 0",
+				"inventory_webhook_deliveries_pending 0", "inventory_webhook_deliveries_oldest_pending_age_seconds 0"} {
+				if !strings.Contains(string(body), gauge) {
+					t.Errorf("/metrics lacks %q", gauge)
+				}
+			}
+		}
 		if err := app.Stop(ctx); err != nil {
 			t.Fatalf("stop: %v", err)
 		}
@@ -88,7 +101,8 @@ func TestConfigurationIsReadFromTheEnvironment(t *testing.T) {
 		t.Fatal(err)
 	}
 	if cfg.HTTPAddr != "127.0.0.1:8080" || cfg.DatabaseURL != "sqlite:inventory.db" || cfg.APIUser != "admin" ||
-		cfg.MailFrom != "inventory@localhost" || cfg.IdempotencyRetention != 720*time.Hour || cfg.LogFormat != "json" {
+		cfg.MailFrom != "inventory@localhost" || cfg.IdempotencyRetention != 720*time.Hour || cfg.LogFormat != "json" ||
+		cfg.MailRetention != 720*time.Hour || cfg.EventRetention != 720*time.Hour || cfg.WebhookAllowPrivate {
 		t.Fatalf("defaults: %+v", cfg)
 	}
 	t.Setenv("INVENTORY_IDEMPOTENCY_RETENTION", "soon")
@@ -96,6 +110,17 @@ func TestConfigurationIsReadFromTheEnvironment(t *testing.T) {
 		t.Fatalf("a bad retention is refused: %v", err)
 	}
 	t.Setenv("INVENTORY_IDEMPOTENCY_RETENTION", "1h")
+	for _, name := range []string{"INVENTORY_MAIL_RETENTION", "INVENTORY_EVENT_RETENTION", "INVENTORY_WEBHOOK_ALLOW_PRIVATE"} {
+		t.Setenv(name, "-1h")
+		if _, err := bootstrap.ConfigFromEnv(); err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("a bad %s is refused: %v", name, err)
+		}
+		t.Setenv(name, "")
+	}
+	t.Setenv("INVENTORY_WEBHOOK_ALLOW_PRIVATE", "true")
+	if cfg, err := bootstrap.ConfigFromEnv(); err != nil || !cfg.WebhookAllowPrivate {
+		t.Errorf("INVENTORY_WEBHOOK_ALLOW_PRIVATE=true: %v", err)
+	}
 	t.Setenv("INVENTORY_LOG_FORMAT", "xml")
 	if _, err := bootstrap.ConfigFromEnv(); err == nil {
 		t.Fatal("a bad log format is refused")

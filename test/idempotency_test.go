@@ -53,7 +53,7 @@ func TestIdempotencyKeysExpireAfterTheRetention(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := app.CreateArticleDetail(ctx, 1, "SKU1", ""); err != nil {
+		if _, err := app.CreateArticleDetail(ctx, 1, "SKU1", "", 0); err != nil {
 			t.Fatal(err)
 		}
 		render := func(r application.BatchResult) ([]byte, error) { return json.Marshal(r) }

@@ -377,7 +377,7 @@ func TestPostgresStandardConformingStringsIsPinned(t *testing.T) {
 	}
 	app := application.New(db, bootClock{})
 	name := `C:\new\table' OR '1'='1 \' --`
-	id, err := app.CreateArticleDetail(ctx, 0, `N\1`, name)
+	id, err := app.CreateArticleDetail(ctx, 0, `N\1`, name, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,10 +51,10 @@ func ordSetup(t *testing.T, databaseURL string) *ordFixture {
 	if f.binA, err = f.app.CreateBinLocation(f.ctx, f.main, "A-01"); err != nil {
 		t.Fatalf("create bin location: %v", err)
 	}
-	if f.art1, err = f.app.CreateArticleDetail(f.ctx, 0, "SKU-1", "First"); err != nil {
+	if f.art1, err = f.app.CreateArticleDetail(f.ctx, 0, "SKU-1", "First", 0); err != nil {
 		t.Fatalf("create article: %v", err)
 	}
-	if f.art2, err = f.app.CreateArticleDetail(f.ctx, 0, "SKU-2", "Second"); err != nil {
+	if f.art2, err = f.app.CreateArticleDetail(f.ctx, 0, "SKU-2", "Second", 0); err != nil {
 		t.Fatalf("create article: %v", err)
 	}
 	return f

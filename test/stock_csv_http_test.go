@@ -44,7 +44,7 @@ func newStockCSVEnv(t *testing.T, databaseURL string) *stockCSVEnv {
 	e.binC = e.newBin(e.wh1, csvBinC)
 	e.a1 = e.newArticle(1) // SKU-1
 	var err error
-	if e.a2, err = e.App.CreateArticleDetail(e.ctx, 2, csvNumber2, ""); err != nil {
+	if e.a2, err = e.App.CreateArticleDetail(e.ctx, 2, csvNumber2, "", 0); err != nil {
 		t.Fatal(err)
 	}
 	return e

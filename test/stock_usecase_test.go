@@ -61,7 +61,7 @@ func (e *stockEnv) newBin(warehouseID int64, code string) int64 {
 
 func (e *stockEnv) newArticle(id int64) int64 {
 	e.t.Helper()
-	got, err := e.App.CreateArticleDetail(e.ctx, id, fmt.Sprintf("SKU-%d", id), "")
+	got, err := e.App.CreateArticleDetail(e.ctx, id, fmt.Sprintf("SKU-%d", id), "", 0)
 	if err != nil {
 		e.t.Fatalf("create article detail %d: %v", id, err)
 	}

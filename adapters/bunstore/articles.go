@@ -13,13 +13,22 @@ import (
 type articleRow struct {
 	bun.BaseModel `bun:"table:article_details,alias:a"`
 
-	ID     int64  `bun:"id,pk"`
-	Number string `bun:"number"`
-	Name   string `bun:"name"`
+	ID           int64  `bun:"id,pk"`
+	Number       string `bun:"number"`
+	Name         string `bun:"name"`
+	ReorderPoint int    `bun:"reorder_point"`
 }
+
+// belowReorderPointSQL is catalog.ArticleDetail.BelowReorderPoint over the
+// availableStock of application.articleFigures, spelled in SQL so that a
+// list can filter by it; test/reorder_point_test.go checks that both agree.
+const belowReorderPointSQL = `(a.reorder_point > 0 AND COALESCE((SELECT SUM(t.stock) FROM stock_totals AS t
+JOIN warehouses AS w ON w.id = t.warehouse_id
+WHERE t.article_detail_id = a.id AND w.stock_available_for_sale), 0) - ` + outstandingSQL + ` < a.reorder_point)`
 
 var articleColumns = columns{
 	"articleDetail.id": "a.id", "articleDetail.number": "a.number", "articleDetail.name": "a.name",
+	"articleDetail.reorderPoint": "a.reorder_point", "articleDetail.belowReorderPoint": belowReorderPointSQL,
 }
 
 type articles struct{ s *store }
@@ -47,7 +56,7 @@ func (r articles) Add(ctx context.Context, a *catalog.ArticleDetail) error {
 			return err
 		}
 	}
-	row := &articleRow{ID: id, Number: a.Number(), Name: a.Name()}
+	row := &articleRow{ID: id, Number: a.Number(), Name: a.Name(), ReorderPoint: a.ReorderPoint()}
 	if _, err := r.s.idb.NewInsert().Model(row).Exec(ctx); err != nil {
 		return r.duplicate(err, row)
 	}
@@ -75,11 +84,11 @@ func (r articles) Get(ctx context.Context, id int64) (*catalog.ArticleDetail, er
 	if err := q.Scan(ctx); err != nil {
 		return nil, notFound(err, "article detail %d not found", id)
 	}
-	return catalog.UnmarshalArticleDetailFromDatabase(row.ID, row.Number, row.Name), nil
+	return catalog.UnmarshalArticleDetailFromDatabase(row.ID, row.Number, row.Name, row.ReorderPoint), nil
 }
 
 func (r articles) Save(ctx context.Context, a *catalog.ArticleDetail) error {
-	row := &articleRow{ID: a.ID(), Number: a.Number(), Name: a.Name()}
+	row := &articleRow{ID: a.ID(), Number: a.Number(), Name: a.Name(), ReorderPoint: a.ReorderPoint()}
 	_, err := r.s.idb.NewUpdate().Model(row).WherePK().Exec(ctx)
 	return r.duplicate(err, row)
 }
@@ -100,7 +109,7 @@ func (r articles) List(ctx context.Context, q ports.ListQuery) (ports.Page[*cata
 		func(s *bun.SelectQuery) *bun.SelectQuery { return s })
 	out := ports.Page[*catalog.ArticleDetail]{Total: total, Items: make([]*catalog.ArticleDetail, len(rows))}
 	for i, row := range rows {
-		out.Items[i] = catalog.UnmarshalArticleDetailFromDatabase(row.ID, row.Number, row.Name)
+		out.Items[i] = catalog.UnmarshalArticleDetailFromDatabase(row.ID, row.Number, row.Name, row.ReorderPoint)
 	}
 	return out, err
 }

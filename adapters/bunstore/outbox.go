@@ -25,78 +25,90 @@ type outboxRow struct {
 	CreatedAt     time.Time  `bun:"created_at"`
 }
 
-type outbox struct{ s *store }
+// mailPending is the condition of mails still to send.
+const mailPending = "q.sent_at IS NULL AND q.failed_at IS NULL"
 
-func (s *store) Outbox() ports.OutboxRepository { return outbox{s} }
+type outbox struct {
+	s *store
+	leaseQueue
+}
 
+func (s *store) Outbox() ports.OutboxRepository {
+	return outbox{s, leaseQueue{
+		s: s, table: "mail_outbox", claimable: mailPending,
+		succeed: func(q *bun.UpdateQuery, now time.Time, _ int) *bun.UpdateQuery {
+			return q.Set("sent_at = ?", now)
+		},
+		giveUp: func(q *bun.UpdateQuery, now time.Time) *bun.UpdateQuery {
+			return q.Set("failed_at = ?", now)
+		},
+	}}
+}
+
+// Enqueue queues the mail, due at once on the database's clock.
 func (r outbox) Enqueue(ctx context.Context, m ports.Mail, at time.Time) error {
-	row := &outboxRow{Recipient: m.To, Subject: m.Subject, Body: m.Body, NextAttemptAt: at.UTC(), CreatedAt: at.UTC()}
-	_, err := r.s.idb.NewInsert().Model(row).ExcludeColumn("id").Exec(ctx)
+	row := &outboxRow{Recipient: m.To, Subject: m.Subject, Body: m.Body, NextAttemptAt: time.Now().UTC(), CreatedAt: at.UTC()}
+	q := r.s.idb.NewInsert().Model(row).ExcludeColumn("id")
+	if r.s.db.postgres {
+		q = q.Value("next_attempt_at", "clock_timestamp()") // no extra round trip for dbNow
+	}
+	_, err := q.Exec(ctx)
 	return err
 }
 
-// due selects the mails that may be sent at now.
-func due(sel *bun.SelectQuery, now time.Time) *bun.SelectQuery {
-	return sel.Where("sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?", now).
-		Where("(locked_until IS NULL OR locked_until < ?)", now)
-}
+func (r outbox) AnyDue(ctx context.Context) (bool, error) { return r.anyDue(ctx) }
 
-// AnyDue looks without locking whether a claim would find anything.
-func (r outbox) AnyDue(ctx context.Context, now time.Time) (bool, error) {
-	return due(r.s.idb.NewSelect().Table("mail_outbox"), now.UTC()).Exists(ctx)
-}
-
-// Claim picks the due mails and leases them. On PostgreSQL SKIP LOCKED lets
-// concurrent dispatchers pass over the rows another one is claiming right
-// now; SQLite's write transaction holds the whole database anyway.
-func (r outbox) Claim(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]ports.OutboxMail, error) {
-	now = now.UTC()
+func (r outbox) Claim(ctx context.Context, lease time.Duration, limit int) ([]ports.Leased[ports.Mail], error) {
+	leased, err := r.claim(ctx, lease, limit)
+	if err != nil || len(leased) == 0 {
+		return nil, err
+	}
+	ids := make([]int64, len(leased))
+	for i, l := range leased {
+		ids[i] = l.ID
+	}
 	var rows []outboxRow
-	sel := due(r.s.idb.NewSelect().Model(&rows), now).OrderExpr("next_attempt_at, id").Limit(int64(limit))
-	if r.s.db.postgres {
-		sel = sel.For("UPDATE SKIP LOCKED")
-	}
-	if err := sel.Scan(ctx); err != nil {
+	if err := r.s.idb.NewSelect().Model(&rows).Where("id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
 		return nil, err
 	}
-	if len(rows) == 0 {
-		return nil, nil
+	byID := make(map[int64]outboxRow, len(rows))
+	for _, row := range rows {
+		byID[row.ID] = row
 	}
-	ids := make([]int64, len(rows))
-	for i, row := range rows {
-		ids[i] = row.ID
-	}
-	if _, err := r.s.idb.NewUpdate().Table("mail_outbox").
-		Set("locked_until = ?", now.Add(lease)).Set("attempts = attempts + 1").
-		Where("id IN (?)", bun.List(ids)).Exec(ctx); err != nil {
-		return nil, err
-	}
-	out := make([]ports.OutboxMail, len(rows))
-	for i, row := range rows {
-		out[i] = ports.OutboxMail{
-			ID:       row.ID,
-			Mail:     ports.Mail{To: row.Recipient, Subject: row.Subject, Body: row.Body},
-			Attempts: row.Attempts + 1,
-		}
+	out := make([]ports.Leased[ports.Mail], len(leased))
+	for i, l := range leased {
+		row := byID[l.ID]
+		out[i] = ports.Leased[ports.Mail]{ID: l.ID, Attempt: l.Attempt, SinceFirst: l.SinceFirst,
+			Job: ports.Mail{To: row.Recipient, Subject: row.Subject, Body: row.Body}}
 	}
 	return out, nil
 }
 
-func (r outbox) MarkSent(ctx context.Context, id int64, at time.Time) error {
-	_, err := r.s.idb.NewUpdate().Table("mail_outbox").
-		Set("sent_at = ?", at.UTC()).Set("locked_until = NULL").Set("last_error = ''").
-		Where("id = ?", id).Exec(ctx)
-	return err
+func (r outbox) Succeeded(ctx context.Context, id int64, attempt, statusCode int) error {
+	return r.succeeded(ctx, id, attempt, statusCode)
 }
 
-func (r outbox) MarkFailed(ctx context.Context, id int64, lastError string, retryAt time.Time, at time.Time) error {
-	q := r.s.idb.NewUpdate().Table("mail_outbox").
-		Set("last_error = ?", lastError).Set("locked_until = NULL").Where("id = ?", id)
-	if retryAt.IsZero() {
-		q = q.Set("failed_at = ?", at.UTC())
-	} else {
-		q = q.Set("next_attempt_at = ?", retryAt.UTC())
+func (r outbox) Failed(ctx context.Context, id int64, attempt, statusCode int, lastError string, retryAfter time.Duration) error {
+	return r.failed(ctx, id, attempt, statusCode, lastError, retryAfter)
+}
+
+// PurgeFinished removes the mails sent or given up before the retention.
+func (r outbox) PurgeFinished(ctx context.Context, olderThan time.Duration) (int, error) {
+	now, err := r.s.dbNow(ctx)
+	if err != nil {
+		return 0, err
 	}
-	_, err := q.Exec(ctx)
-	return err
+	cutoff := now.Add(-olderThan)
+	res, err := r.s.idb.NewDelete().TableExpr("mail_outbox").
+		Where("sent_at < ? OR failed_at < ?", cutoff, cutoff).Exec(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}
+
+func (r outbox) Stats(ctx context.Context) (ports.QueueStats, error) {
+	n, age, err := r.stats(ctx, mailPending)
+	return ports.QueueStats{Pending: n, OldestAge: age}, err
 }

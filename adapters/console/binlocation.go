@@ -94,7 +94,7 @@ func (h *Handler) articleByNumber(r *http.Request, number string) (int64, error)
 	if err != nil || len(p.Items) == 0 {
 		return 0, err
 	}
-	return p.Items[0].ID(), nil
+	return p.Items[0].Article.ID(), nil
 }
 
 func (h *Handler) binPage(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser, id int64, status int, posted *form) error {

@@ -185,7 +185,7 @@ func (h *Handler) articlesByID(r *http.Request, o *order.Order) (map[int64]*cata
 		{Property: "articleDetail.id", Expression: ports.ExprIn, Values: ids},
 	}})
 	for _, a := range p.Items {
-		out[a.ID()] = a
+		out[a.Article.ID()] = a.Article
 	}
 	return out, err
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/shopstock/inventory/application"
-	"github.com/shopstock/inventory/domain/catalog"
 	"github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/domain/warehouse"
 	"github.com/shopstock/inventory/ports"
@@ -22,7 +21,7 @@ type binMatch struct {
 
 type searchData struct {
 	Query    string
-	Products []*catalog.ArticleDetail
+	Products []application.ArticleStock
 	Bins     []binMatch
 	Orders   []*order.Order
 	Searched bool
@@ -58,8 +57,8 @@ func (h *Handler) searchRoutes() {
 			}
 			var exact []string
 			for _, p := range products.Items {
-				if strings.EqualFold(p.Number(), q) {
-					exact = append(exact, fmt.Sprintf("/console/products/%d", p.ID()))
+				if strings.EqualFold(p.Article.Number(), q) {
+					exact = append(exact, fmt.Sprintf("/console/products/%d", p.Article.ID()))
 				}
 			}
 			for _, b := range bins.Items {

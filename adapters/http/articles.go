@@ -3,14 +3,16 @@ package http
 import (
 	"net/http"
 
+	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/catalog"
 	"github.com/shopstock/inventory/ports"
 )
 
 type articleJSON struct {
-	ID     int64  `json:"id"`
-	Number string `json:"number"`
-	Name   string `json:"name"`
+	ID           int64  `json:"id"`
+	Number       string `json:"number"`
+	Name         string `json:"name"`
+	ReorderPoint int    `json:"reorderPoint"`
 }
 
 type warehouseStockJSON struct {
@@ -30,14 +32,16 @@ type articleDetailJSON struct {
 }
 
 type articleCreateBody struct {
-	ID     *int64 `json:"id" validate:"omitempty,id"` // absent: the database picks one
-	Number string `json:"number" validate:"required"`
-	Name   string `json:"name"`
+	ID           *int64 `json:"id" validate:"omitempty,id"` // absent: the database picks one
+	Number       string `json:"number" validate:"required"`
+	Name         string `json:"name"`
+	ReorderPoint int    `json:"reorderPoint"`
 }
 
 type articleUpdateBody struct {
-	Number *string `json:"number"`
-	Name   *string `json:"name"`
+	Number       *string `json:"number"`
+	Name         *string `json:"name"`
+	ReorderPoint *int    `json:"reorderPoint"`
 }
 
 var articleReadOnly = []string{"id", "physicalStock", "physicalStockForSale", "reservedStock", "availableStock", "warehouseStocks"}
@@ -52,12 +56,25 @@ func (h *Handler) articleRoutes() {
 	h.api("GET /api/stockLedgerEntries", h.listLedger)
 }
 
+// listArticles shows every item with the figures the single fetch shows.
 func (h *Handler) listArticles(w http.ResponseWriter, r *http.Request) error {
-	return writeList(w, r, ports.ArticleDetailFields, h.app.ArticleDetails, toArticleJSON)
+	return writeList(w, r, ports.ArticleDetailFields, h.app.ArticleDetails, toArticleDetailJSON)
 }
 
 func toArticleJSON(a *catalog.ArticleDetail) articleJSON {
-	return articleJSON{ID: a.ID(), Number: a.Number(), Name: a.Name()}
+	return articleJSON{ID: a.ID(), Number: a.Number(), Name: a.Name(), ReorderPoint: a.ReorderPoint()}
+}
+
+func toArticleDetailJSON(v application.ArticleStock) articleDetailJSON {
+	out := articleDetailJSON{
+		articleJSON:   toArticleJSON(v.Article),
+		PhysicalStock: v.PhysicalStock, PhysicalStockForSale: v.PhysicalStockForSale, ReservedStock: v.ReservedStock,
+		AvailableStock: v.AvailableStock, WarehouseStocks: make([]warehouseStockJSON, len(v.Warehouses)),
+	}
+	for i, ws := range v.Warehouses {
+		out.WarehouseStocks[i] = warehouseStockJSON{WarehouseID: ws.WarehouseID, WarehouseCode: ws.WarehouseCode, Stock: ws.Stock, ReservedStock: ws.ReservedStock}
+	}
+	return out
 }
 
 func (h *Handler) getArticle(w http.ResponseWriter, r *http.Request) error {
@@ -69,15 +86,7 @@ func (h *Handler) getArticle(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := articleDetailJSON{
-		articleJSON:   toArticleJSON(v.Article),
-		PhysicalStock: v.PhysicalStock, PhysicalStockForSale: v.PhysicalStockForSale, ReservedStock: v.ReservedStock,
-		AvailableStock: v.AvailableStock, WarehouseStocks: make([]warehouseStockJSON, len(v.Warehouses)),
-	}
-	for i, ws := range v.Warehouses {
-		out.WarehouseStocks[i] = warehouseStockJSON{WarehouseID: ws.WarehouseID, WarehouseCode: ws.WarehouseCode, Stock: ws.Stock, ReservedStock: ws.ReservedStock}
-	}
-	writeJSON(w, http.StatusOK, dataBody[articleDetailJSON]{Success: true, Data: out})
+	writeJSON(w, http.StatusOK, dataBody[articleDetailJSON]{Success: true, Data: toArticleDetailJSON(v)})
 	return nil
 }
 
@@ -86,7 +95,7 @@ func (h *Handler) createArticle(w http.ResponseWriter, r *http.Request) error {
 	if err := h.decode(w, r, &body, articleReadOnly[1:]...); err != nil {
 		return err
 	}
-	id, err := h.app.CreateArticleDetail(r.Context(), valueOrZero(body.ID), body.Number, body.Name)
+	id, err := h.app.CreateArticleDetail(r.Context(), valueOrZero(body.ID), body.Number, body.Name, body.ReorderPoint)
 	if err != nil {
 		return err
 	}
@@ -103,7 +112,7 @@ func (h *Handler) updateArticle(w http.ResponseWriter, r *http.Request) error {
 	if err := h.decode(w, r, &body, articleReadOnly...); err != nil {
 		return err
 	}
-	if err := h.app.UpdateArticleDetail(r.Context(), id, body.Number, body.Name); err != nil {
+	if err := h.app.UpdateArticleDetail(r.Context(), id, body.Number, body.Name, body.ReorderPoint); err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusOK, ok)

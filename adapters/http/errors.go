@@ -17,6 +17,7 @@ var statusOf = map[errs.Kind]int{
 	errs.NotFound:    http.StatusNotFound,
 	errs.Conflict:    http.StatusConflict,
 	errs.Unavailable: http.StatusServiceUnavailable,
+	errs.Gone:        http.StatusGone,
 	errs.Internal:    http.StatusInternalServerError,
 }
 

@@ -117,6 +117,8 @@ func (h *Handler) routes() {
 	h.orderRoutes()
 	h.stockCSVRoutes()
 	h.userRoutes()
+	h.eventRoutes()
+	h.webhookRoutes()
 }
 
 // api registers an authenticated route whose handler reports failures as

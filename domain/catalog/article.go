@@ -14,7 +14,13 @@ type ArticleDetail struct {
 	id     int64
 	number string
 	name   string
+	// reorderPoint is the available stock below which the shop wants to
+	// reorder; 0 means none.
+	reorderPoint int
 }
+
+// MaxReorderPoint is the largest reorder point (extensions L).
+const MaxReorderPoint = 1000000000
 
 // NewArticleDetail validates a product pushed in by the shop; id 0 means
 // storage assigns one.
@@ -30,8 +36,23 @@ func NewArticleDetail(id int64, number, name string) (*ArticleDetail, error) {
 }
 
 // UnmarshalArticleDetailFromDatabase rebuilds a stored article detail.
-func UnmarshalArticleDetailFromDatabase(id int64, number, name string) *ArticleDetail {
-	return &ArticleDetail{id: id, number: number, name: name}
+func UnmarshalArticleDetailFromDatabase(id int64, number, name string, reorderPoint int) *ArticleDetail {
+	return &ArticleDetail{id: id, number: number, name: name, reorderPoint: reorderPoint}
+}
+
+// SetReorderPoint sets the reorder point, 0 (none) to MaxReorderPoint.
+func (a *ArticleDetail) SetReorderPoint(n int) error {
+	if n < 0 || n > MaxReorderPoint {
+		return errs.InvalidFields(errs.FieldError{Property: "reorderPoint", Message: "must be an integer from 0 to 1000000000"})
+	}
+	a.reorderPoint = n
+	return nil
+}
+
+// BelowReorderPoint tells whether available stock calls for reordering:
+// only a product with a reorder point can be below it.
+func (a *ArticleDetail) BelowReorderPoint(availableStock int) bool {
+	return a.reorderPoint > 0 && availableStock < a.reorderPoint
 }
 
 // Rename sets number and name, all or nothing.
@@ -70,6 +91,7 @@ func (a *ArticleDetail) CheckDeletable(hasStock, hasUnshippedPositions bool) err
 // Assign records the id storage gave the product.
 func (a *ArticleDetail) Assign(id int64) { a.id = id }
 
-func (a *ArticleDetail) ID() int64      { return a.id }
-func (a *ArticleDetail) Number() string { return a.number }
-func (a *ArticleDetail) Name() string   { return a.name }
+func (a *ArticleDetail) ID() int64         { return a.id }
+func (a *ArticleDetail) Number() string    { return a.number }
+func (a *ArticleDetail) Name() string      { return a.name }
+func (a *ArticleDetail) ReorderPoint() int { return a.reorderPoint }

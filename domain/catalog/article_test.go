@@ -42,3 +42,21 @@ func TestArticleDetailsWithStockOrOpenPositionsStay(t *testing.T) {
 		t.Fatal("stock or unshipped positions keep a product")
 	}
 }
+
+func TestReorderPoint(t *testing.T) {
+	a, _ := NewArticleDetail(1, "SKU", "")
+	if a.ReorderPoint() != 0 || a.BelowReorderPoint(-5) {
+		t.Fatalf("a new product has no reorder point and is never below it")
+	}
+	for _, bad := range []int{-1, MaxReorderPoint + 1} {
+		if err := a.SetReorderPoint(bad); errs.KindOf(err) != errs.Invalid {
+			t.Errorf("reorder point %d is refused, got %v", bad, err)
+		}
+	}
+	if err := a.SetReorderPoint(10); err != nil || a.ReorderPoint() != 10 {
+		t.Fatalf("set 10: %v", err)
+	}
+	if !a.BelowReorderPoint(9) || a.BelowReorderPoint(10) {
+		t.Errorf("below means available stock under the reorder point")
+	}
+}

@@ -22,6 +22,9 @@ const (
 	Conflict
 	// Unavailable means a dependency (the database) cannot be reached.
 	Unavailable
+	// Gone means what was asked for existed but has been removed for good
+	// (events past their retention).
+	Gone
 )
 
 func (k Kind) String() string {
@@ -34,6 +37,8 @@ func (k Kind) String() string {
 		return "conflict"
 	case Unavailable:
 		return "unavailable"
+	case Gone:
+		return "gone"
 	default:
 		return "internal"
 	}

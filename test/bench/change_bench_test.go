@@ -27,7 +27,8 @@ type utcClock struct{}
 func (utcClock) Now() time.Time { return time.Now().UTC() }
 
 // BenchmarkChangeBatch measures a 1000-operation change batch over HTTP,
-// end to end, against 100 000 existing mappings, with 1 and 4 clients.
+// end to end, against 100 000 existing mappings, with 1 and 4 clients, with
+// events recorded (as the service runs) and without (to show their cost).
 // Run with fsync on for figures that mean something:
 //
 //	TESTDB_FSYNC=on go test ./test/bench -run '^$' -bench ChangeBatch -benchtime 200x
@@ -38,18 +39,27 @@ func BenchmarkChangeBatch(b *testing.B) {
 			if database == "postgres" {
 				url = testdb.Postgres(b)
 			}
-			server, _ := benchServer(b, url)
+			serve := func(seed bool, opts ...application.Option) string {
+				u, _ := benchServer(b, url, seed, opts...)
+				return u
+			}
+			servers := map[string]string{
+				"on":  serve(true),
+				"off": serve(false, application.WithoutEvents()),
+			}
 			for _, clients := range []int{1, 4} {
-				b.Run(fmt.Sprintf("clients=%d", clients), func(b *testing.B) {
-					runChangeBatches(b, server, clients)
-				})
+				for _, events := range []string{"off", "on"} {
+					b.Run(fmt.Sprintf("events=%s/clients=%d", events, clients), func(b *testing.B) {
+						runChangeBatches(b, servers[events], clients)
+					})
+				}
 			}
 		})
 	}
 }
 
-// benchServer seeds a fresh database and serves the API on it.
-func benchServer(b *testing.B, url string) (string, *bunstore.DB) {
+// benchServer opens a fresh database, seeds it when asked, and serves the API on it.
+func benchServer(b *testing.B, url string, seed bool, opts ...application.Option) (string, *bunstore.DB) {
 	ctx := context.Background()
 	db, err := bunstore.Open(url)
 	if err != nil {
@@ -60,10 +70,12 @@ func benchServer(b *testing.B, url string) (string, *bunstore.DB) {
 	if err := db.Migrate(ctx); err != nil {
 		b.Fatal(err)
 	}
-	if err := bench.Seed(ctx, db, bench.Default); err != nil {
-		b.Fatal(err)
+	if seed {
+		if err := bench.Seed(ctx, db, bench.Default); err != nil {
+			b.Fatal(err)
+		}
 	}
-	app := application.New(db, utcClock{})
+	app := application.New(db, utcClock{}, opts...)
 	if _, err := app.EnsureAPIUser(ctx, "admin", "secret-test-key-0123"); err != nil {
 		b.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func BenchmarkBatchVersusFloor(b *testing.B) {
 			if database == "postgres" {
 				url = testdb.Postgres(b)
 			}
-			server, db := benchServer(b, url)
+			server, db := benchServer(b, url, true)
 			f := newFloor(b, url, db)
 			settings := durability(b, db)
 			b.Run("clients=1", func(b *testing.B) {

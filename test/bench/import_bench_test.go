@@ -26,7 +26,7 @@ func BenchmarkStockImport(b *testing.B) {
 			if database == "postgres" {
 				url = testdb.Postgres(b)
 			}
-			server, _ := benchServer(b, url)
+			server, _ := benchServer(b, url, true)
 			bodies := [2][]byte{importBody(bench.Default, 1), importBody(bench.Default, -1)}
 			b.SetBytes(int64(len(bodies[0])))
 			b.ResetTimer()

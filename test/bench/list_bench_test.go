@@ -27,7 +27,7 @@ func BenchmarkListAtVolume(b *testing.B) {
 			if database == "postgres" {
 				url = testdb.Postgres(b)
 			}
-			server, db := benchServer(b, url)
+			server, db := benchServer(b, url, true)
 			t0 := time.Now()
 			if err := bench.SeedVolume(context.Background(), db, bench.Default, bench.DefaultVolume); err != nil {
 				b.Fatal(err)

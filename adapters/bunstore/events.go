@@ -1,0 +1,292 @@
+package bunstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+
+	"github.com/shopstock/inventory/domain/catalog"
+	"github.com/shopstock/inventory/ports"
+)
+
+type snapshotRow struct {
+	bun.BaseModel `bun:"table:stock_snapshots,alias:ss"`
+
+	ArticleDetailID int64  `bun:"article_detail_id,pk"`
+	Figures         string `bun:"figures"`
+	Below           bool   `bun:"below"`
+}
+
+type eventRow struct {
+	bun.BaseModel `bun:"table:events,alias:e"`
+
+	ID        int64     `bun:"id,pk"`
+	Type      string    `bun:"type"`
+	CreatedAt time.Time `bun:"created_at"`
+	Data      string    `bun:"data"`
+}
+
+type events struct{ s *store }
+
+func (s *store) Events() ports.EventRepository { return events{s} }
+
+type lockedSnapshotRow struct {
+	ArticleDetailID int64  `bun:"article_detail_id"`
+	Figures         string `bun:"figures"`
+	Below           bool   `bun:"below"`
+	Number          string `bun:"number"`
+	Name            string `bun:"name"`
+	ReorderPoint    int    `bun:"reorder_point"`
+}
+
+func (r events) lockedSnapshots(ctx context.Context, ids []int64) ([]lockedSnapshotRow, error) {
+	var rows []lockedSnapshotRow
+	q := r.s.idb.NewSelect().TableExpr("stock_snapshots AS ss").Join("JOIN article_details AS a ON a.id = ss.article_detail_id").
+		ColumnExpr("ss.article_detail_id, ss.figures, ss.below, a.number, a.name, a.reorder_point").
+		Where("ss.article_detail_id IN (?)", bun.List(ids)).OrderExpr("ss.article_detail_id")
+	if r.s.write && r.s.db.postgres {
+		q = q.For("UPDATE OF ss") // the products are locked by their writers already
+	}
+	return rows, q.Scan(ctx, &rows)
+}
+
+// LockSnapshots locks the existing snapshots and creates the missing ones
+// (a product new to the feed), which the insert then holds locked.
+func (r events) LockSnapshots(ctx context.Context, ids []int64) (map[int64]ports.StockSnapshot, []*catalog.ArticleDetail, error) {
+	rows, err := r.lockedSnapshots(ctx, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(rows) < len(ids) {
+		// A concurrent transaction creating the same snapshot makes this
+		// insert wait for it; reading again afterwards sees what it committed.
+		if _, err := r.s.idb.NewRaw(`INSERT INTO stock_snapshots (article_detail_id)
+SELECT id FROM article_details WHERE id IN (?) ORDER BY id
+ON CONFLICT (article_detail_id) DO NOTHING`, bun.List(ids)).Exec(ctx); err != nil {
+			return nil, nil, err
+		}
+		if rows, err = r.lockedSnapshots(ctx, ids); err != nil {
+			return nil, nil, err
+		}
+	}
+	snapshots := make(map[int64]ports.StockSnapshot, len(rows))
+	articles := make([]*catalog.ArticleDetail, len(rows))
+	for i, row := range rows {
+		snapshots[row.ArticleDetailID] = ports.StockSnapshot{ArticleDetailID: row.ArticleDetailID, Figures: row.Figures, Below: row.Below}
+		articles[i] = catalog.UnmarshalArticleDetailFromDatabase(row.ArticleDetailID, row.Number, row.Name, row.ReorderPoint)
+	}
+	return snapshots, articles, nil
+}
+
+// saveSnapshots writes snapshots that LockSnapshots returned (so their
+// rows exist).
+func (r events) saveSnapshots(ctx context.Context, snapshots []ports.StockSnapshot) error {
+	rows := make([]snapshotRow, len(snapshots))
+	for i, s := range snapshots {
+		rows[i] = snapshotRow{ArticleDetailID: s.ArticleDetailID, Figures: s.Figures, Below: s.Below}
+	}
+	_, err := r.s.idb.NewInsert().Model(&rows).On("CONFLICT (article_detail_id) DO UPDATE").
+		Set("figures = EXCLUDED.figures").Set("below = EXCLUDED.below").Exec(ctx)
+	return err
+}
+
+func (r events) DeleteSnapshots(ctx context.Context, ids []int64) error {
+	_, err := r.s.idb.NewDelete().TableExpr("stock_snapshots").Where("article_detail_id IN (?)", bun.List(ids)).Exec(ctx)
+	return err
+}
+
+// Why positions from the counter give the feed its guarantee: the counter
+// is one row, and the UPDATE that takes positions locks it until the
+// transaction ends. Every transaction that records events does this as its
+// last statements, so while one holds the row, no other can take positions,
+// and the next one gets the row only after this one has committed (or
+// rolled back: a gap, which readers do not mind). So positions are handed
+// out in commit order, and a reader that has seen position N can never later
+// meet a newly committed event below N. The cost is that recording
+// transactions commit one at a time, for the short span from that statement
+// to their commit.
+//
+// lockFeed takes the same lock without taking positions: webhook changes
+// use it to fall cleanly before or after every event transaction.
+func (s *store) lockFeed(ctx context.Context) error {
+	_, err := s.idb.ExecContext(ctx, "UPDATE event_feed SET value = value WHERE name = 'last'")
+	return err
+}
+
+func (s *store) takePositions(ctx context.Context, n int) (int64, error) {
+	var last int64
+	err := s.idb.NewRaw("UPDATE event_feed SET value = value + ? WHERE name = 'last' RETURNING value", n).Scan(ctx, &last)
+	return last - int64(n) + 1, err
+}
+
+// Record writes the snapshots and the events, and queues the deliveries.
+func (r events) Record(ctx context.Context, snapshots []ports.StockSnapshot, evs []ports.NewEvent, at time.Time) error {
+	switch {
+	case r.s.db.postgres && !r.s.db.PositionsAtInsert:
+		return r.recordPostgres(ctx, snapshots, evs, at)
+	case len(snapshots) > 0:
+		if err := r.saveSnapshots(ctx, snapshots); err != nil {
+			return err
+		}
+	}
+	if len(evs) == 0 {
+		return nil
+	}
+	if r.s.db.PositionsAtInsert && r.s.db.postgres {
+		return r.appendAtInsert(ctx, evs, at)
+	}
+	first, err := r.s.takePositions(ctx, len(evs))
+	if err != nil {
+		return err
+	}
+	rows := make([]eventRow, len(evs))
+	for i, e := range evs {
+		rows[i] = eventRow{ID: first + int64(i), Type: e.Type, CreatedAt: at.UTC(), Data: string(e.Data)}
+	}
+	if _, err := r.s.idb.NewInsert().Model(&rows).Exec(ctx); err != nil {
+		return err
+	}
+	return r.fanOut(ctx, rows)
+}
+
+// recordPostgres spends two round trips, since on the way to the commit
+// every one is spent holding the feed lock: the snapshots and the positions
+// in one statement, the events and their deliveries in the next. That one
+// starts after the lock was granted, so it sees every webhook change
+// committed before.
+func (r events) recordPostgres(ctx context.Context, snapshots []ports.StockSnapshot, evs []ports.NewEvent, at time.Time) error {
+	ids, figures, below := make([]int64, len(snapshots)), make([]string, len(snapshots)), make([]bool, len(snapshots))
+	for i, s := range snapshots {
+		ids[i], figures[i], below[i] = s.ArticleDetailID, s.Figures, s.Below
+	}
+	const saveSnapshots = `UPDATE stock_snapshots AS s SET figures = v.figures, below = v.below
+FROM unnest(?::bigint[], ?::text[], ?::boolean[]) AS v(id, figures, below) WHERE s.article_detail_id = v.id`
+	if len(evs) == 0 {
+		_, err := r.s.idb.ExecContext(ctx, saveSnapshots, pgdialect.Array(ids), pgdialect.Array(figures), pgdialect.Array(below))
+		return err
+	}
+	var last int64
+	err := r.s.idb.NewRaw(`WITH saved AS (`+saveSnapshots+`)
+UPDATE event_feed SET value = value + ? WHERE name = 'last' RETURNING value`,
+		pgdialect.Array(ids), pgdialect.Array(figures), pgdialect.Array(below), len(evs)).Scan(ctx, &last)
+	if err != nil {
+		return err
+	}
+	types, data := make([]string, len(evs)), make([]string, len(evs))
+	for i, e := range evs {
+		types[i], data[i] = e.Type, string(e.Data)
+	}
+	_, err = r.s.idb.ExecContext(ctx, `WITH e AS (
+    INSERT INTO events (id, type, created_at, data)
+    SELECT ? + v.ord - 1, v.type, ?, v.data FROM unnest(?::text[], ?::text[]) WITH ORDINALITY AS v(type, data, ord)
+    RETURNING id, type)
+INSERT INTO webhook_deliveries (webhook_id, event_id, type, status, next_attempt_at, created_at)
+SELECT w.id, e.id, e.type, 'pending', clock_timestamp(), clock_timestamp()
+FROM e JOIN webhooks AS w ON w.enabled AND ',' || w.events || ',' LIKE '%,' || e.type || ',%'
+ORDER BY w.id, e.id`, last-int64(len(evs))+1, at.UTC(), pgdialect.Array(types), pgdialect.Array(data))
+	return err
+}
+
+// appendAtInsert is the broken design the feed test must catch: positions
+// from a sequence at insert time, in no relation to the commit order.
+func (r events) appendAtInsert(ctx context.Context, evs []ports.NewEvent, at time.Time) error {
+	rows := make([]eventRow, len(evs))
+	for i, e := range evs {
+		rows[i] = eventRow{Type: e.Type, CreatedAt: at.UTC(), Data: string(e.Data)}
+	}
+	if _, err := r.s.idb.NewInsert().Model(&rows).Value("id", "nextval('events_insert_positions')").Returning("id").Exec(ctx); err != nil {
+		return err
+	}
+	return r.fanOut(ctx, rows)
+}
+
+// fanOut queues the deliveries of the new events. It reads the webhooks
+// while holding the feed lock, which webhook changes take too: a webhook
+// gets exactly the events that commit after its creation while it is enabled.
+func (r events) fanOut(ctx context.Context, rows []eventRow) error {
+	var hooks []struct {
+		ID     int64  `bun:"id"`
+		Events string `bun:"events"`
+	}
+	if err := r.s.idb.NewSelect().TableExpr("webhooks").Column("id", "events").Where("enabled").Scan(ctx, &hooks); err != nil || len(hooks) == 0 {
+		return err
+	}
+	now, err := r.s.dbNow(ctx)
+	if err != nil {
+		return err
+	}
+	var deliveries []deliveryRow
+	for _, h := range hooks {
+		types := strings.Split(h.Events, ",")
+		for _, e := range rows {
+			if slices.Contains(types, e.Type) {
+				deliveries = append(deliveries, deliveryRow{
+					WebhookID: h.ID, EventID: e.ID, Type: e.Type, Status: ports.DeliveryPending,
+					NextAttemptAt: &now, CreatedAt: now,
+				})
+			}
+		}
+	}
+	if len(deliveries) == 0 {
+		return nil
+	}
+	_, err = r.s.idb.NewInsert().Model(&deliveries).ExcludeColumn("id").Exec(ctx)
+	return err
+}
+
+func (r events) Feed(ctx context.Context, after int64, limit int, types []string) ([]ports.Event, error) {
+	var rows []eventRow
+	q := r.s.idb.NewSelect().Model(&rows).Where("id > ?", after).OrderExpr("id").Limit(int64(limit))
+	if len(types) > 0 {
+		q = q.Where("type IN (?)", bun.List(types))
+	}
+	if err := q.Scan(ctx); err != nil {
+		return nil, err
+	}
+	out := make([]ports.Event, len(rows))
+	for i, row := range rows {
+		out[i] = ports.Event{ID: row.ID, Type: row.Type, CreatedAt: row.CreatedAt.UTC(), Data: []byte(row.Data)}
+	}
+	return out, nil
+}
+
+func (r events) PurgedThrough(ctx context.Context) (int64, error) {
+	var n int64
+	err := r.s.idb.NewSelect().TableExpr("event_feed").Column("value").Where("name = 'purged'").Scan(ctx, &n)
+	return n, err
+}
+
+// Purge removes every event up to the last one recorded before the cutoff,
+// with its deliveries, and remembers the position purged through.
+func (r events) Purge(ctx context.Context, olderThan time.Duration) (int, error) {
+	now, err := r.s.dbNow(ctx)
+	if err != nil {
+		return 0, err
+	}
+	var through sql.NullInt64
+	err = r.s.idb.NewSelect().TableExpr("events").ColumnExpr("MAX(id)").Where("created_at < ?", now.Add(-olderThan)).Scan(ctx, &through)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return 0, err
+	}
+	if !through.Valid {
+		return 0, nil
+	}
+	res, err := r.s.idb.NewDelete().TableExpr("events").Where("id <= ?", through.Int64).Exec(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := r.s.idb.NewDelete().TableExpr("webhook_deliveries").Where("event_id <= ?", through.Int64).Exec(ctx); err != nil {
+		return 0, err
+	}
+	if _, err := r.s.idb.ExecContext(ctx, "UPDATE event_feed SET value = ? WHERE name = 'purged' AND value < ?", through.Int64, through.Int64); err != nil {
+		return 0, err
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}

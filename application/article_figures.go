@@ -1,0 +1,40 @@
+package application
+
+import (
+	"context"
+
+	"github.com/shopstock/inventory/domain/catalog"
+	"github.com/shopstock/inventory/domain/stock"
+	"github.com/shopstock/inventory/ports"
+)
+
+// articleFigures reads what the stock figures of products are made of,
+// their stock per warehouse and what orders still have to ship, and has the
+// domain compute them (stock.FiguresOf): the single fetch, every list item
+// and the stock.changed events all come from here. Set-based: a fixed number of
+// queries however many products.
+func articleFigures(ctx context.Context, s ports.Store, articles []*catalog.ArticleDetail) ([]ArticleStock, error) {
+	ids := make([]int64, len(articles))
+	for i, a := range articles {
+		ids[i] = a.ID()
+	}
+	stocks, outstanding, err := s.Figures().StockOf(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ArticleStock, len(articles))
+	for i, a := range articles {
+		warehouses := stocks[a.ID()]
+		if warehouses == nil {
+			warehouses = []stock.WarehouseStock{}
+		}
+		out[i] = ArticleStock{Article: a, Figures: stock.FiguresOf(warehouses, outstanding[a.ID()])}
+	}
+	return out, nil
+}
+
+// BelowReorderPoint tells whether the product's available stock is below
+// its reorder point.
+func (v ArticleStock) BelowReorderPoint() bool {
+	return v.Article.BelowReorderPoint(v.AvailableStock)
+}

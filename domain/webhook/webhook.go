@@ -1,0 +1,144 @@
+// Package webhook holds the Webhook aggregate: a shop's subscription to
+// events, delivered to its URL and signed with its secret.
+package webhook
+
+import (
+	"encoding/base64"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/shopstock/inventory/domain/errs"
+)
+
+// SecretPrefix starts every secret, as the Standard Webhooks specification has it.
+const SecretPrefix = "whsec_"
+
+// MaxURLLength is the longest URL a webhook may have.
+const MaxURLLength = 2048
+
+// Webhook is a subscription. Its secret signs every delivery.
+type Webhook struct {
+	id          int64
+	url         string
+	events      []string
+	description string
+	enabled     bool
+	secret      string
+	createdAt   time.Time
+}
+
+// Patch carries the fields of a partial update; nil means "leave as it is".
+type Patch struct {
+	URL         *string
+	Events      *[]string
+	Description *string
+	Enabled     *bool
+}
+
+// New validates a subscription. knownTypes are the event types there are;
+// secret is a fresh one (see NewSecret).
+func New(rawURL string, events []string, description string, enabled bool, secret string, knownTypes []string, now time.Time) (*Webhook, error) {
+	w := &Webhook{enabled: true, secret: secret, createdAt: now}
+	if err := w.Apply(Patch{URL: &rawURL, Events: &events, Description: &description, Enabled: &enabled}, knownTypes); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// UnmarshalWebhookFromDatabase rebuilds a stored webhook.
+func UnmarshalWebhookFromDatabase(id int64, url string, events []string, description string, enabled bool, secret string, createdAt time.Time) *Webhook {
+	return &Webhook{id: id, url: url, events: events, description: description, enabled: enabled, secret: secret, createdAt: createdAt}
+}
+
+// Apply changes the fields p names, all or nothing.
+func (w *Webhook) Apply(p Patch, knownTypes []string) error {
+	next := *w
+	var fields []errs.FieldError
+	if p.URL != nil {
+		if msg := checkURL(*p.URL); msg != "" {
+			fields = append(fields, errs.FieldError{Property: "url", Message: msg})
+		}
+		next.url = *p.URL
+	}
+	if p.Events != nil {
+		if msg := checkEvents(*p.Events, knownTypes); msg != "" {
+			fields = append(fields, errs.FieldError{Property: "events", Message: msg})
+		}
+		next.events = slices.Compact(slices.Sorted(slices.Values(*p.Events)))
+	}
+	if p.Description != nil {
+		next.description = strings.TrimSpace(*p.Description)
+		switch {
+		case !utf8.ValidString(next.description) || strings.IndexFunc(next.description, isControl) >= 0:
+			fields = append(fields, errs.FieldError{Property: "description", Message: "must be valid UTF-8 without control characters"})
+		case utf8.RuneCountInString(next.description) > 255:
+			fields = append(fields, errs.FieldError{Property: "description", Message: "must be at most 255 characters"})
+		}
+	}
+	if p.Enabled != nil {
+		next.enabled = *p.Enabled
+	}
+	if len(fields) > 0 {
+		return errs.InvalidFields(fields...)
+	}
+	*w = next
+	return nil
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+
+func checkURL(raw string) string {
+	if len(raw) > MaxURLLength {
+		return "must be at most 2048 characters"
+	}
+	if !utf8.ValidString(raw) || strings.IndexFunc(raw, isControl) >= 0 {
+		return "must be valid UTF-8 without control characters"
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Hostname() == "" {
+		return "must be an absolute http or https URL"
+	}
+	if u.User != nil {
+		return "must not carry user credentials"
+	}
+	return ""
+}
+
+func checkEvents(events, knownTypes []string) string {
+	if len(events) == 0 {
+		return "must name at least one event type"
+	}
+	for _, e := range events {
+		if !slices.Contains(knownTypes, e) {
+			return "unknown event type \"" + e + "\"; allowed: " + strings.Join(knownTypes, ", ")
+		}
+	}
+	return ""
+}
+
+// NewSecret spells 32 random bytes as a secret.
+func NewSecret(random [32]byte) string {
+	return SecretPrefix + base64.StdEncoding.EncodeToString(random[:])
+}
+
+// RotateSecret replaces the secret; the old one signs nothing from now on.
+func (w *Webhook) RotateSecret(secret string) { w.secret = secret }
+
+// Subscribes tells whether the webhook wants events of this type now.
+func (w *Webhook) Subscribes(eventType string) bool {
+	return w.enabled && slices.Contains(w.events, eventType)
+}
+
+// Assign records the id storage gave the webhook.
+func (w *Webhook) Assign(id int64) { w.id = id }
+
+func (w *Webhook) ID() int64            { return w.id }
+func (w *Webhook) URL() string          { return w.url }
+func (w *Webhook) Events() []string     { return slices.Clone(w.events) }
+func (w *Webhook) Description() string  { return w.description }
+func (w *Webhook) Enabled() bool        { return w.enabled }
+func (w *Webhook) Secret() string       { return w.secret }
+func (w *Webhook) CreatedAt() time.Time { return w.createdAt }

@@ -1,0 +1,82 @@
+package ports
+
+import (
+	"context"
+	"time"
+
+	"github.com/shopstock/inventory/domain/catalog"
+	"github.com/shopstock/inventory/domain/stock"
+)
+
+// Event types (extensions E1).
+const (
+	EventStockChanged       = "stock.changed"
+	EventStockLow           = "stock.low"
+	EventOrderStatusChanged = "order.statusChanged"
+)
+
+// EventTypes lists every event type, for validation and documentation.
+var EventTypes = []string{EventStockChanged, EventStockLow, EventOrderStatusChanged}
+
+// NewEvent is an event recorded in the transaction that caused it; Data is
+// its JSON payload.
+type NewEvent struct {
+	Type string
+	Data []byte
+}
+
+// Event is an event in the change feed; ID is its feed position.
+type Event struct {
+	ID        int64
+	Type      string
+	CreatedAt time.Time
+	Data      []byte
+}
+
+// StockSnapshot is the last stock figures recorded for an article detail:
+// what the next transaction compares its figures with to decide whether
+// they changed. Figures is an opaque, canonical encoding; an empty one means
+// none were recorded yet (the product is new to the feed).
+type StockSnapshot struct {
+	ArticleDetailID int64
+	Figures         string
+	Below           bool
+}
+
+// EventRepository records events and keeps the change feed.
+type EventRepository interface {
+	// LockSnapshots locks the snapshots of these products (creating empty
+	// ones for products that have none) in id order and returns them with
+	// the products, read in the same statement; ids of products that do not
+	// exist are left out. A writer locks before it reads the figures it
+	// compares, so that two transactions touching one product compare in
+	// the order they commit.
+	LockSnapshots(ctx context.Context, articleDetailIDs []int64) (map[int64]StockSnapshot, []*catalog.ArticleDetail, error)
+	DeleteSnapshots(ctx context.Context, articleDetailIDs []int64) error
+	// Record writes the changed snapshots, gives the events their feed
+	// positions and stores them, with a delivery for every enabled webhook
+	// that subscribes to their type. It must be the transaction's last
+	// write: the positions are handed out in commit order (see the README,
+	// "The feed guarantee").
+	Record(ctx context.Context, snapshots []StockSnapshot, events []NewEvent, at time.Time) error
+	// Feed returns up to limit events after the position, in feed order,
+	// of the given types (all when none are given).
+	Feed(ctx context.Context, after int64, limit int, types []string) ([]Event, error)
+	// PurgedThrough is the highest position purged (0 when none was).
+	PurgedThrough(ctx context.Context) (int64, error)
+	// Purge removes the events recorded before the given age on the
+	// database's clock and tells how many it removed.
+	Purge(ctx context.Context, olderThan time.Duration) (int, error)
+}
+
+// FigureReader reads what the stock figures of many products are made of,
+// in a fixed number of queries however many products it is asked about.
+type FigureReader interface {
+	// StockOf is, in one query, each product's stock per warehouse (for
+	// the warehouses where it has mappings, in warehouse id order) and what
+	// positions that are not cancelled, of orders that are not cancelled,
+	// still have to ship of it.
+	StockOf(ctx context.Context, articleDetailIDs []int64) (map[int64][]stock.WarehouseStock, map[int64]int, error)
+	// ArticlesInWarehouse lists the products with mappings in the warehouse.
+	ArticlesInWarehouse(ctx context.Context, warehouseID int64) ([]int64, error)
+}
