@@ -85,32 +85,38 @@ func (a *App) runBatch(ctx context.Context, meta BatchMeta, count int, render Re
 	})
 }
 
-// idempotent runs a request under its idempotency key, in one transaction:
-// it claims the key, then replays what the key stored, refuses another
-// request under it (409), or runs the request and stores the response body
-// run returns. An error from run rolls everything back, the claim included,
-// so that a request rejected as a whole does not use up its key.
+// idempotent runs a request under its idempotency key in one transaction:
+// it claims the key, runs, and stores the rendered response with it, so
+// that the request happens exactly once or not at all. A request that
+// fails rolls back and leaves its key unused. The same key with the same
+// endpoint and fingerprint replays the stored response; with another, it is
+// a conflict. Without a key (meta.Key ""), it only runs.
 func (a *App) idempotent(ctx context.Context, meta BatchMeta, run func(ctx context.Context, s ports.Store, now time.Time) ([]byte, error)) (BatchOutcome, error) {
 	var out BatchOutcome
 	err := a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		out = BatchOutcome{}
 		now := a.clock.Now()
-		stored, err := s.Idempotency().Claim(ctx, meta.Key, meta.Endpoint, meta.Fingerprint, now)
-		if err != nil {
-			return err
-		}
-		if stored != nil {
-			if stored.Endpoint != meta.Endpoint || stored.Fingerprint != meta.Fingerprint {
-				return errs.Conflictf("idempotency key %q was already used for a different request; use a new key for a new batch", meta.Key)
+		if meta.Key != "" {
+			stored, err := s.Idempotency().Claim(ctx, meta.Key, meta.Endpoint, meta.Fingerprint, now)
+			if err != nil {
+				return err
 			}
-			out = BatchOutcome{Body: stored.Response, Replayed: true}
-			return nil
+			if stored != nil {
+				if stored.Endpoint != meta.Endpoint || stored.Fingerprint != meta.Fingerprint {
+					return errs.Conflictf("idempotency key %q was already used for a different request; use a new key for a new request", meta.Key)
+				}
+				out = BatchOutcome{Body: stored.Response, Replayed: true}
+				return nil
+			}
 		}
 		body, err := run(ctx, s, now)
 		if err != nil {
 			return err
 		}
 		out.Body = body
+		if meta.Key == "" {
+			return nil
+		}
 		return s.Idempotency().Complete(ctx, meta.Key, body)
 	})
 	return out, err

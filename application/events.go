@@ -97,7 +97,8 @@ func (t *tracker) cause(ctx context.Context, flagChanged bool) Cause {
 	default:
 		c = Cause{Type: CauseOrdersUpdate}
 	}
-	if c.OrderID == 0 && strings.HasPrefix(c.Type, "orders/") {
+	// A change that concerns one order names it, whatever its kind.
+	if c.OrderID == 0 {
 		ids := slices.Concat(t.ordersAdded, slices.Collect(maps.Keys(t.ordersSaved)))
 		if ids = slices.Compact(slices.Sorted(slices.Values(ids))); len(ids) == 1 {
 			c.OrderID = ids[0]

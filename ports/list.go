@@ -79,6 +79,10 @@ var (
 		"order.id": IntField, "order.number": TextField, "order.status": TextField,
 		"order.customerEmail": TextField,
 	}
+	ReturnFields = ListFields{
+		"return.id": IntField, "return.orderId": IntField, "return.createdAt": TimeField,
+		"return.user": TextField, "return.restock": BoolField,
+	}
 	StockLedgerEntryFields = ListFields{
 		"stockLedgerEntry.id": IntField, "stockLedgerEntry.articleDetailId": IntField,
 		"stockLedgerEntry.warehouseId": IntField, "stockLedgerEntry.binLocationId": IntField,

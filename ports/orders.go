@@ -14,7 +14,8 @@ type OrderRepository interface {
 	Add(ctx context.Context, o *order.Order) error
 	Get(ctx context.Context, id int64) (*order.Order, error)
 	GetByNumber(ctx context.Context, number string) (*order.Order, error)
-	// Save writes the statuses and shipped quantities of the orders, in bulk.
+	// Save writes the statuses, customer addresses, shipped and returned
+	// quantities and the reservations of the orders, in bulk.
 	Save(ctx context.Context, orders ...*order.Order) error
 	List(ctx context.Context, q ListQuery) (Page[*order.Order], error)
 	IDTaken(ctx context.Context, id int64) (bool, error)

@@ -28,6 +28,7 @@ type Store interface {
 	Ledger() LedgerRepository
 	Idempotency() IdempotencyStore
 	Orders() OrderRepository
+	Returns() ReturnRepository
 	Outbox() OutboxRepository
 	APIUsers() APIUserRepository
 	DigestNonces() DigestNonceStore
@@ -71,4 +72,6 @@ type BinLocationRepository interface {
 	Delete(ctx context.Context, id int64) error
 	List(ctx context.Context, q ListQuery) (Page[*warehouse.BinLocation], error)
 	CodeTaken(ctx context.Context, warehouseID int64, code string, exceptID int64) (bool, error)
+	// Codes are the codes of the bin locations with these ids.
+	Codes(ctx context.Context, ids []int64) (map[int64]string, error)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/order"
+	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
 	"github.com/shopstock/inventory/test/testdb"
 )
@@ -18,7 +19,7 @@ import (
 func TestOrderRepositoryContract(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
 		db := contractDB(t, databaseURL)
-		newStockPlace(t, db) // articles 1 and 2
+		place := newStockPlace(t, db) // articles 1 and 2
 		add := func(p order.NewOrder) *order.Order {
 			t.Helper()
 			o, err := order.New(p)
@@ -113,6 +114,60 @@ func TestOrderRepositoryContract(t *testing.T) {
 			}
 			if d, _ := got.Detail(900); d.Shipped() != 3 || got.Status() != order.StatusPartiallyDelivered {
 				t.Errorf("shipped %d, status %s", d.Shipped(), got.Status())
+			}
+		})
+
+		t.Run("save writes reservations, returns and the address; a cancel releases them from storage too", func(t *testing.T) {
+			stored, err := order.UnmarshalOrderFromDatabase(400, "10400", "", "In process", []order.DetailRecord{
+				{ID: 401, ArticleDetailID: 1, Quantity: 5, Shipped: 2, Returned: 1, Reservations: []stock.Hold{
+					{WarehouseID: place.wh1, BinLocationID: place.a, Quantity: 2}, {WarehouseID: place.wh2, BinLocationID: place.null2, Quantity: 1}}},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fresh, err := order.New(order.NewOrder{ID: 400, Number: "10400", Status: "In process", Details: []order.NewDetail{{ID: 401, ArticleDetailID: 1, Quantity: 5, Shipped: 2}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			write(t, db, func(ctx context.Context, s ports.Store) error {
+				if err := s.Orders().Add(ctx, fresh); err != nil {
+					return err
+				}
+				return s.Orders().Save(ctx, stored)
+			})
+			get := func() *order.Order {
+				var got *order.Order
+				err := db.Read(context.Background(), func(ctx context.Context, s ports.Store) (err error) {
+					got, err = s.Orders().Get(ctx, 400)
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return got
+			}
+			got := get()
+			if !reflect.DeepEqual(got, stored) {
+				t.Errorf("read back\n got %+v\nwant %+v", got.Details()[0], stored.Details()[0])
+			}
+			cancelled, address := "Cancelled", "new@example.com"
+			if err := got.Change(order.Changes{Status: &cancelled, CustomerEmail: &address}); err != nil {
+				t.Fatal(err)
+			}
+			// Storage keeps what the order says; releasing the mappings is the
+			// working set's part (order.Change as an operation).
+			d := got.Details()[0]
+			stripped, err := order.UnmarshalOrderFromDatabase(400, "10400", address, "Cancelled", []order.DetailRecord{
+				{ID: 401, ArticleDetailID: 1, Quantity: 5, Shipped: 2, Returned: d.Returned()}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			write(t, db, func(ctx context.Context, s ports.Store) error { return s.Orders().Save(ctx, stripped) })
+			if got := get(); !reflect.DeepEqual(got, stripped) || got.CustomerEmail() != address || got.Details()[0].Reserved() != 0 {
+				t.Errorf("after cancelling: %+v", got)
+			}
+			if a := outstanding(1); a != 2 {
+				t.Errorf("outstanding %d: a cancelled order still counts", a)
 			}
 		})
 	})

@@ -101,3 +101,21 @@ func (r binLocations) CodeTaken(ctx context.Context, warehouseID int64, code str
 	return r.s.idb.NewSelect().Table("bin_locations").
 		Where("warehouse_id = ? AND code = ? AND id <> ?", warehouseID, code, exceptID).Exists(ctx)
 }
+
+func (r binLocations) Codes(ctx context.Context, ids []int64) (map[int64]string, error) {
+	out := make(map[int64]string, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var rows []struct {
+		ID   int64  `bun:"id"`
+		Code string `bun:"code"`
+	}
+	if err := r.s.idb.NewSelect().Table("bin_locations").Column("id", "code").Where("id IN (?)", bun.List(ids)).Scan(ctx, &rows); err != nil {
+		return nil, err
+	}
+	for _, row := range rows {
+		out[row.ID] = row.Code
+	}
+	return out, nil
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/shopstock/inventory/domain/errs"
 	domorder "github.com/shopstock/inventory/domain/order"
+	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -35,6 +36,18 @@ type orderDetailRow struct {
 	// Outstanding is order.Order.Outstanding of the position, stored so that
 	// availableStock can sum it through an index.
 	Outstanding int `bun:"outstanding"`
+	Returned    int `bun:"returned"`
+}
+
+type reservationRow struct {
+	bun.BaseModel `bun:"table:reservations,alias:r"`
+
+	OrderDetailID   int64 `bun:"order_detail_id,pk"`
+	BinLocationID   int64 `bun:"bin_location_id,pk"`
+	WarehouseID     int64 `bun:"warehouse_id"`
+	ArticleDetailID int64 `bun:"article_detail_id"`
+	Quantity        int   `bun:"quantity"`
+	Position        int   `bun:"position"`
 }
 
 var orderColumns = columns{
@@ -147,10 +160,23 @@ func (r orders) withDetails(ctx context.Context, rows []orderRow) ([]*domorder.O
 		OrderExpr("order_id, position, id").Scan(ctx); err != nil {
 		return nil, err
 	}
+	// Reservations change only under their order's row lock, which the
+	// caller holds in a write transaction.
+	var holds []reservationRow
+	if err := r.s.idb.NewSelect().Model(&holds).
+		Where("order_detail_id IN (?)", r.s.idb.NewSelect().Table("order_details").Column("id").Where("order_id IN (?)", bun.List(ids))).
+		OrderExpr("order_detail_id, position").Scan(ctx); err != nil {
+		return nil, err
+	}
+	holdsOf := make(map[int64][]stock.Hold, len(holds))
+	for _, h := range holds {
+		holdsOf[h.OrderDetailID] = append(holdsOf[h.OrderDetailID], stock.Hold{WarehouseID: h.WarehouseID, BinLocationID: h.BinLocationID, Quantity: h.Quantity})
+	}
 	byOrder := make(map[int64][]domorder.DetailRecord, len(rows))
 	for _, d := range details {
 		byOrder[d.OrderID] = append(byOrder[d.OrderID], domorder.DetailRecord{
 			ID: d.ID, ArticleDetailID: d.ArticleDetailID, Quantity: d.Quantity, Shipped: d.Shipped, Status: d.Status,
+			Returned: d.Returned, Reservations: holdsOf[d.ID],
 		})
 	}
 	out := make([]*domorder.Order, len(rows))
@@ -169,41 +195,52 @@ func (r orders) withDetails(ctx context.Context, rows []orderRow) ([]*domorder.O
 func (r orders) Save(ctx context.Context, os ...*domorder.Order) error {
 	var orderIDs, detailIDs []int64
 	var orderStatus, detailStatus []string
-	var shipped, outstanding []int64
+	var shipped, outstanding, returned []int64
+	var orderEmail []string
+	var holds []reservationRow
 	for _, o := range os {
 		orderIDs, orderStatus = append(orderIDs, o.ID()), append(orderStatus, string(o.Status()))
+		orderEmail = append(orderEmail, o.CustomerEmail())
 		for _, d := range o.Details() {
 			detailIDs, shipped, detailStatus = append(detailIDs, d.ID()), append(shipped, int64(d.Shipped())), append(detailStatus, string(d.Status()))
 			outstanding = append(outstanding, int64(o.Outstanding(d)))
+			returned = append(returned, int64(d.Returned()))
+			for i, h := range d.Reservations() {
+				holds = append(holds, reservationRow{OrderDetailID: d.ID(), BinLocationID: h.BinLocationID,
+					WarehouseID: h.WarehouseID, ArticleDetailID: d.ArticleDetailID(), Quantity: h.Quantity, Position: i})
+			}
 		}
 	}
 	if len(orderIDs) == 0 {
 		return nil
 	}
+	if err := r.saveReservations(ctx, detailIDs, holds); err != nil {
+		return err
+	}
 	if r.s.db.postgres {
-		if _, err := r.s.idb.ExecContext(ctx, `UPDATE orders AS o SET status = v.status
-FROM unnest(?::bigint[], ?::text[]) AS v(id, status) WHERE o.id = v.id`,
-			pgdialect.Array(orderIDs), pgdialect.Array(orderStatus)); err != nil {
+		if _, err := r.s.idb.ExecContext(ctx, `UPDATE orders AS o SET status = v.status, customer_email = v.email
+FROM unnest(?::bigint[], ?::text[], ?::text[]) AS v(id, status, email) WHERE o.id = v.id`,
+			pgdialect.Array(orderIDs), pgdialect.Array(orderStatus), pgdialect.Array(orderEmail)); err != nil {
 			return err
 		}
-		_, err := r.s.idb.ExecContext(ctx, `UPDATE order_details AS d SET shipped = v.shipped, status = v.status, outstanding = v.outstanding
-FROM unnest(?::bigint[], ?::int[], ?::text[], ?::int[]) AS v(id, shipped, status, outstanding) WHERE d.id = v.id`,
-			pgdialect.Array(detailIDs), pgdialect.Array(shipped), pgdialect.Array(detailStatus), pgdialect.Array(outstanding))
+		_, err := r.s.idb.ExecContext(ctx, `UPDATE order_details AS d SET shipped = v.shipped, status = v.status, outstanding = v.outstanding, returned = v.returned
+FROM unnest(?::bigint[], ?::int[], ?::text[], ?::int[], ?::int[]) AS v(id, shipped, status, outstanding, returned) WHERE d.id = v.id`,
+			pgdialect.Array(detailIDs), pgdialect.Array(shipped), pgdialect.Array(detailStatus), pgdialect.Array(outstanding), pgdialect.Array(returned))
 		return err
 	}
 	orderRows := make([][]any, len(orderIDs))
 	for i := range orderIDs {
-		orderRows[i] = []any{orderIDs[i], orderStatus[i]}
+		orderRows[i] = []any{orderIDs[i], orderStatus[i], orderEmail[i]}
 	}
 	detailRows := make([][]any, len(detailIDs))
 	for i := range detailIDs {
-		detailRows[i] = []any{detailIDs[i], shipped[i], detailStatus[i], outstanding[i]}
+		detailRows[i] = []any{detailIDs[i], shipped[i], detailStatus[i], outstanding[i], returned[i]}
 	}
 	arg, err := jsonRows(orderRows)
 	if err != nil {
 		return err
 	}
-	if _, err := r.s.idb.ExecContext(ctx, `UPDATE orders SET status = json_extract(v.value, '$[1]')
+	if _, err := r.s.idb.ExecContext(ctx, `UPDATE orders SET status = json_extract(v.value, '$[1]'), customer_email = json_extract(v.value, '$[2]')
 FROM json_each(?) AS v WHERE orders.id = json_extract(v.value, '$[0]')`, arg); err != nil {
 		return err
 	}
@@ -211,8 +248,20 @@ FROM json_each(?) AS v WHERE orders.id = json_extract(v.value, '$[0]')`, arg); e
 		return err
 	}
 	_, err = r.s.idb.ExecContext(ctx, `UPDATE order_details SET shipped = json_extract(v.value, '$[1]'), status = json_extract(v.value, '$[2]'),
-  outstanding = json_extract(v.value, '$[3]')
+  outstanding = json_extract(v.value, '$[3]'), returned = json_extract(v.value, '$[4]')
 FROM json_each(?) AS v WHERE order_details.id = json_extract(v.value, '$[0]')`, arg)
+	return err
+}
+
+// saveReservations replaces the reservations of the positions by holds.
+func (r orders) saveReservations(ctx context.Context, detailIDs []int64, holds []reservationRow) error {
+	if _, err := r.s.idb.NewDelete().Table("reservations").Where("order_detail_id IN (?)", bun.List(detailIDs)).Exec(ctx); err != nil {
+		return err
+	}
+	if len(holds) == 0 {
+		return nil
+	}
+	_, err := r.s.idb.NewInsert().Model(&holds).Exec(ctx)
 	return err
 }
 

@@ -119,6 +119,8 @@ func (h *Handler) routes() {
 	h.userRoutes()
 	h.eventRoutes()
 	h.webhookRoutes()
+	h.pickingRoutes()
+	h.returnRoutes()
 }
 
 // api registers an authenticated route whose handler reports failures as

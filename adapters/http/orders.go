@@ -26,6 +26,7 @@ type orderDetailJSON struct {
 	Quantity        int    `json:"quantity"`
 	Shipped         int    `json:"shipped"`
 	Status          string `json:"status"`
+	Returned        int    `json:"returned"`
 }
 
 func toOrderJSON(o *order.Order) orderJSON {
@@ -35,6 +36,7 @@ func toOrderJSON(o *order.Order) orderJSON {
 	for i, d := range ds {
 		out.Details[i] = orderDetailJSON{
 			ID: d.ID(), ArticleDetailID: d.ArticleDetailID(), Quantity: d.Quantity(), Shipped: d.Shipped(), Status: string(d.Status()),
+			Returned: d.Returned(),
 		}
 	}
 	return out
@@ -56,6 +58,17 @@ type orderDetailCreateBody struct {
 	Status          string `json:"status"`
 }
 
+type orderChangeBody struct {
+	Status        *string                 `json:"status"`
+	CustomerEmail *string                 `json:"customerEmail"`
+	Details       []orderDetailChangeBody `json:"details"`
+}
+
+type orderDetailChangeBody struct {
+	ID     int64  `json:"id"`
+	Status string `json:"status"`
+}
+
 type orderShipBody struct {
 	Warehouse          *warehouseRefBody `json:"warehouse"`
 	SuppressStatusMail bool              `json:"suppressStatusMail"`
@@ -70,6 +83,7 @@ func (h *Handler) orderRoutes() {
 	h.api("GET /api/orders", h.listOrders)
 	h.api("POST /api/orders", h.createOrder)
 	h.api("GET /api/orders/{id}", h.getOrder)
+	h.api("PUT /api/orders/{id}", h.changeOrder)
 	h.api("PUT /api/orders/{id}/ship", h.shipOrder)
 	h.api("PUT /api/orderDetails/ship/{idempotencyKey}", h.shipOrderDetails)
 }
@@ -163,6 +177,28 @@ func (h *Handler) shipOrder(w http.ResponseWriter, r *http.Request) error {
 		from = &stock.WarehouseSpec{ID: body.Warehouse.ID, Code: body.Warehouse.Code}
 	}
 	if err := h.app.ShipOrder(r.Context(), ref, from, body.SuppressStatusMail, apiUser(r.Context())); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, ok)
+	return nil
+}
+
+// changeOrder changes statuses and the customer address; the order's
+// transition rules decide what is possible.
+func (h *Handler) changeOrder(w http.ResponseWriter, r *http.Request) error {
+	ref, err := orderRef(r)
+	if err != nil {
+		return err
+	}
+	var body orderChangeBody
+	if err := h.decode(w, r, &body, "id", "number"); err != nil {
+		return err
+	}
+	changes := order.Changes{Status: body.Status, CustomerEmail: body.CustomerEmail}
+	for _, d := range body.Details {
+		changes.Details = append(changes.Details, order.DetailChange{ID: d.ID, Status: d.Status})
+	}
+	if _, err := h.app.ChangeOrder(r.Context(), ref, changes, apiUser(r.Context())); err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusOK, ok)

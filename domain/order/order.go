@@ -4,6 +4,7 @@ package order
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/shopstock/inventory/domain/code"
@@ -30,6 +31,11 @@ type Detail struct {
 	quantity        int
 	shipped         int
 	status          DetailStatus
+	// returned pieces came back from the customer (never more than shipped).
+	returned int
+	// reservations hold stock on bins for this position's picking; their sum
+	// never exceeds what it still has to ship (Order.Outstanding).
+	reservations []stock.Hold
 }
 
 // NewOrder is what a client may say about an order it pushes in. Statuses are
@@ -152,6 +158,8 @@ type DetailRecord struct {
 	Quantity        int
 	Shipped         int
 	Status          string
+	Returned        int
+	Reservations    []stock.Hold
 }
 
 // UnmarshalOrderFromDatabase rebuilds an order from stored rows. Only storage
@@ -161,11 +169,14 @@ type DetailRecord struct {
 func UnmarshalOrderFromDatabase(id int64, number, address, status string, details []DetailRecord) (*Order, error) {
 	p := NewOrder{ID: id, Number: number, CustomerEmail: address, Status: status, Details: make([]NewDetail, len(details))}
 	for i, d := range details {
-		p.Details[i] = NewDetail(d)
+		p.Details[i] = NewDetail{ID: d.ID, ArticleDetailID: d.ArticleDetailID, Quantity: d.Quantity, Shipped: d.Shipped, Status: d.Status}
 	}
 	o, err := New(p)
 	if err == nil {
 		err = o.checkIDsAssigned()
+	}
+	if err == nil {
+		err = o.restore(details)
 	}
 	if err != nil {
 		return nil, errs.Wrap(errs.Internal, err, fmt.Sprintf("stored order %d is invalid", id))
@@ -241,6 +252,19 @@ func (d *Detail) ArticleDetailID() int64 { return d.articleDetailID }
 func (d *Detail) Quantity() int          { return d.quantity }
 func (d *Detail) Shipped() int           { return d.shipped }
 func (d *Detail) Status() DetailStatus   { return d.status }
+func (d *Detail) Returned() int          { return d.returned }
+
+// Reservations are the position's holds on bins, a copy.
+func (d *Detail) Reservations() []stock.Hold { return slices.Clone(d.reservations) }
+
+// Reserved is how many pieces the position holds for picking.
+func (d *Detail) Reserved() int {
+	n := 0
+	for _, h := range d.reservations {
+		n += h.Quantity
+	}
+	return n
+}
 
 // Remaining is what is still to ship of this position.
 func (d *Detail) Remaining() int { return d.quantity - d.shipped }

@@ -2,6 +2,7 @@ package order
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/shopstock/inventory/domain/errs"
@@ -23,6 +24,7 @@ func (s Shipment) Declare(sc *stock.Scope) {
 	for _, l := range lines {
 		sc.Add(l.ArticleDetailID, s.From)
 	}
+	s.Order.declareHolds(sc)
 }
 
 func (s Shipment) Run(ws *stock.WorkingSet, ref stock.Reference) error {
@@ -36,9 +38,11 @@ func (s Shipment) Run(ws *stock.WorkingSet, ref stock.Reference) error {
 	}
 	var shortfalls []string
 	var fields []errs.FieldError
+	restore := o.keepHolds()
 	for _, l := range lines {
 		ref.OrderID, ref.OrderDetailID = o.id, l.DetailID
-		err := stock.Ship{ArticleDetailID: l.ArticleDetailID, From: s.From, Quantity: l.Quantity}.Run(ws, ref)
+		d, _ := o.Detail(l.DetailID)
+		err := d.shipHolding(ws, s.From, l.Quantity, ref)
 		if err == nil {
 			continue
 		}
@@ -50,11 +54,32 @@ func (s Shipment) Run(ws *stock.WorkingSet, ref stock.Reference) error {
 		fields = append(fields, errs.FieldError{Property: o.detailProperty(l.DetailID), Message: e.Message})
 	}
 	if len(shortfalls) > 0 {
+		restore()
 		e := errs.Invalidf("order %s cannot be shipped, nothing was changed: %s", o.number, strings.Join(shortfalls, "; "))
 		e.Fields = fields
 		return e
 	}
 	o.ShipFully()
+	return o.trim(ws)
+}
+
+// shipHolding clears quantity pieces of the position from a location: its
+// reservations there first, then unreserved stock. The reservations it
+// shipped shrink (the order's trim releases any that then exceed what is
+// left to ship).
+func (d *Detail) shipHolding(ws *stock.WorkingSet, from stock.LocationSpec, quantity int, ref stock.Reference) error {
+	at, err := ws.Locate(d.articleDetailID, from)
+	if err != nil {
+		return err
+	}
+	used, err := ws.ShipHolding(d.articleDetailID, at, quantity, d.reservations, ref)
+	if err != nil {
+		return err
+	}
+	for i, n := range used {
+		d.reservations[i].Quantity -= n
+	}
+	d.reservations = slices.DeleteFunc(d.reservations, func(h stock.Hold) bool { return h.Quantity == 0 })
 	return nil
 }
 
@@ -85,6 +110,9 @@ func (s DetailShipment) Declare(sc *stock.Scope) {
 	}
 	if d, ok := s.Order.Detail(s.DetailID); ok {
 		sc.Add(d.articleDetailID, s.From)
+		for _, h := range d.reservations {
+			sc.Add(d.articleDetailID, h.Spec())
+		}
 	}
 }
 
@@ -100,8 +128,11 @@ func (s DetailShipment) Run(ws *stock.WorkingSet, ref stock.Reference) error {
 	}
 	d, _ := s.Order.Detail(s.DetailID)
 	ref.OrderID, ref.OrderDetailID = s.Order.id, s.DetailID
-	if err := (stock.Ship{ArticleDetailID: d.articleDetailID, From: s.From, Quantity: s.Quantity}).Run(ws, ref); err != nil {
+	if err := d.shipHolding(ws, s.From, s.Quantity, ref); err != nil {
 		return err
 	}
-	return s.Order.ShipDetail(s.DetailID, s.Quantity)
+	if err := s.Order.ShipDetail(s.DetailID, s.Quantity); err != nil {
+		return err
+	}
+	return s.Order.trim(ws)
 }

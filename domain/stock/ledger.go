@@ -11,6 +11,7 @@ const (
 	EntryOutgoing   EntryType = "outgoing"
 	EntryRelocation EntryType = "relocation"
 	EntryShipment   EntryType = "shipment"
+	EntryReturn     EntryType = "return"
 )
 
 // Reference ties a ledger entry to the request that caused it.

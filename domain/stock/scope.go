@@ -27,6 +27,13 @@ func (s *Scope) Add(article int64, at LocationSpec) {
 	s.add(article, at, false)
 }
 
+// AddLocation declares a location an operation must find without acting on
+// any stock there (a picking list that turns out to need nothing still
+// checks the warehouse it was asked for).
+func (s *Scope) AddLocation(at LocationSpec) {
+	s.add(0, at, false)
+}
+
 // AddWarehouseOf declares that an operation needs every mapping of article
 // in the warehouse of the location, even when the location is one bin (a
 // new default bin location clears the old default of that warehouse).

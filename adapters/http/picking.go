@@ -1,0 +1,94 @@
+package http
+
+import (
+	"net/http"
+
+	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/stock"
+)
+
+type pickingListJSON struct {
+	OrderID int64      `json:"orderId"`
+	Picks   []pickJSON `json:"picks"`
+}
+
+// pickJSON is one pick, exactly these fields (extensions P).
+type pickJSON struct {
+	OrderDetailID   int64  `json:"orderDetailId"`
+	ArticleDetailID int64  `json:"articleDetailId"`
+	WarehouseID     int64  `json:"warehouseId"`
+	BinLocationID   int64  `json:"binLocationId"`
+	BinLocationCode string `json:"binLocationCode"`
+	Quantity        int    `json:"quantity"`
+}
+
+type pickingListBody struct {
+	Warehouse *warehouseRefBody `json:"warehouse"`
+}
+
+func (h *Handler) pickingRoutes() {
+	h.api("POST /api/orders/{id}/pickingList", h.reservePickingList)
+	h.api("GET /api/orders/{id}/pickingList", h.getPickingList)
+	h.api("DELETE /api/orders/{id}/pickingList", h.releasePickingList)
+}
+
+func writePickingList(w http.ResponseWriter, p application.PickingList) {
+	out := pickingListJSON{OrderID: p.OrderID, Picks: make([]pickJSON, len(p.Picks))}
+	for i, pk := range p.Picks {
+		out.Picks[i] = pickJSON(pk)
+	}
+	writeJSON(w, http.StatusOK, dataBody[pickingListJSON]{Success: true, Data: out})
+}
+
+func (h *Handler) reservePickingList(w http.ResponseWriter, r *http.Request) error {
+	ref, err := orderRef(r)
+	if err != nil {
+		return err
+	}
+	raw, err := readBody(r, w)
+	if err != nil {
+		return err
+	}
+	var body pickingListBody
+	if raw != nil {
+		if err := decodeStrict(raw, &body); err != nil {
+			return err
+		}
+	}
+	var at *stock.WarehouseSpec
+	if body.Warehouse != nil {
+		at = &stock.WarehouseSpec{ID: body.Warehouse.ID, Code: body.Warehouse.Code}
+	}
+	p, err := h.app.ReservePickingList(r.Context(), ref, at)
+	if err != nil {
+		return err
+	}
+	writePickingList(w, p)
+	return nil
+}
+
+func (h *Handler) getPickingList(w http.ResponseWriter, r *http.Request) error {
+	ref, err := orderRef(r)
+	if err != nil {
+		return err
+	}
+	p, err := h.app.PickingListOf(r.Context(), ref)
+	if err != nil {
+		return err
+	}
+	writePickingList(w, p)
+	return nil
+}
+
+func (h *Handler) releasePickingList(w http.ResponseWriter, r *http.Request) error {
+	ref, err := orderRef(r)
+	if err != nil {
+		return err
+	}
+	p, err := h.app.ReleasePickingList(r.Context(), ref)
+	if err != nil {
+		return err
+	}
+	writePickingList(w, p)
+	return nil
+}

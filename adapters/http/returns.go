@@ -1,0 +1,152 @@
+package http
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/idempotency"
+	"github.com/shopstock/inventory/domain/order"
+	"github.com/shopstock/inventory/domain/stock"
+	"github.com/shopstock/inventory/ports"
+)
+
+type returnJSON struct {
+	ID        int64            `json:"id"`
+	OrderID   int64            `json:"orderId"`
+	CreatedAt string           `json:"createdAt"`
+	User      string           `json:"user"`
+	Restock   bool             `json:"restock"`
+	Details   []returnLineJSON `json:"details"`
+}
+
+type returnLineJSON struct {
+	OrderDetailID   int64  `json:"orderDetailId"`
+	ArticleDetailID int64  `json:"articleDetailId"`
+	Quantity        int    `json:"quantity"`
+	WarehouseID     *int64 `json:"warehouseId"`
+	BinLocationID   *int64 `json:"binLocationId"`
+}
+
+func toReturnJSON(r *order.Return) returnJSON {
+	out := returnJSON{ID: r.ID, OrderID: r.OrderID, CreatedAt: r.CreatedAt.UTC().Format(timeLayout), User: r.User, Restock: r.Restock,
+		Details: make([]returnLineJSON, len(r.Lines))}
+	for i, l := range r.Lines {
+		line := returnLineJSON{OrderDetailID: l.OrderDetailID, ArticleDetailID: l.ArticleDetailID, Quantity: l.Quantity}
+		if l.WarehouseID != 0 {
+			line.WarehouseID, line.BinLocationID = &l.WarehouseID, &l.BinLocationID
+		}
+		out.Details[i] = line
+	}
+	return out
+}
+
+type returnBody struct {
+	Details     []returnLineBody `json:"details" validate:"required"`
+	Warehouse   json.RawMessage  `json:"warehouse"`
+	BinLocation json.RawMessage  `json:"binLocation"`
+	Restock     *bool            `json:"restock"`
+}
+
+type returnLineBody struct {
+	OrderDetailID int64 `json:"orderDetailId"`
+	Quantity      int64 `json:"quantity"`
+}
+
+func (h *Handler) returnRoutes() {
+	h.api("POST /api/orders/{id}/returns", h.createReturn)
+	h.api("GET /api/returns", h.listReturns)
+	h.api("GET /api/returns/{id}", h.getReturn)
+}
+
+// createReturn takes pieces of an order back. An Idempotency-Key header
+// makes a retry safe, by the rules of the batches.
+func (h *Handler) createReturn(w http.ResponseWriter, r *http.Request) error {
+	ref, err := orderRef(r)
+	if err != nil {
+		return err
+	}
+	meta := application.BatchMeta{User: apiUser(r.Context())}
+	if keys := r.Header.Values("Idempotency-Key"); len(keys) > 0 {
+		if len(keys) > 1 {
+			return errs.Invalidf("send one Idempotency-Key header, not %d", len(keys))
+		}
+		if meta.Key, err = idempotency.ParseKey(keys[0]); err != nil {
+			return err
+		}
+	}
+	raw, err := readBody(r, w)
+	if err != nil {
+		return err
+	}
+	var body returnBody
+	if err := decodeStrict(raw, &body); err != nil {
+		return err
+	}
+	if err := h.validate(body); err != nil {
+		return err
+	}
+	req := application.ReturnRequest{Restock: body.Restock == nil || *body.Restock}
+	if body.Warehouse != nil || body.BinLocation != nil {
+		fields := map[string]json.RawMessage{}
+		if body.Warehouse != nil {
+			fields["warehouse"] = body.Warehouse
+		}
+		if body.BinLocation != nil {
+			fields["binLocation"] = body.BinLocation
+		}
+		spec, err := locationSpec(fields, "")
+		if err != nil {
+			return errs.Invalidf("%v", err)
+		}
+		if spec.Warehouse != nil || spec.BinLocation != nil {
+			req.To = &spec
+		}
+	}
+	for i, l := range body.Details {
+		q, err := stock.ParseQuantity(fmt.Sprintf("details[%d].quantity", i), l.Quantity)
+		if err != nil {
+			return err
+		}
+		req.Lines = append(req.Lines, order.ReturnLine{OrderDetailID: l.OrderDetailID, Quantity: q})
+	}
+	if meta.Key != "" {
+		meta.Endpoint = "POST " + r.URL.Path + "?" + r.URL.RawQuery
+		meta.Fingerprint = fingerprint(raw)
+	}
+	out, err := h.app.ReturnOrder(r.Context(), meta, ref, req, func(id int64) ([]byte, error) {
+		c := created{ID: id, Location: h.location(r, fmt.Sprintf("/api/returns/%d", id))}
+		return json.Marshal(dataBody[created]{Success: true, Data: c})
+	})
+	if err != nil {
+		return err
+	}
+	var stored dataBody[created]
+	if err := json.Unmarshal(out.Body, &stored); err == nil && stored.Data.Location != "" {
+		w.Header().Set("Location", stored.Data.Location)
+	}
+	if out.Replayed {
+		w.Header().Set("Idempotent-Replayed", "true")
+	}
+	writeRaw(w, http.StatusCreated, out.Body)
+	return nil
+}
+
+func (h *Handler) listReturns(w http.ResponseWriter, r *http.Request) error {
+	return writeList(w, r, ports.ReturnFields, h.app.Returns, toReturnJSON)
+}
+
+func (h *Handler) getReturn(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id", "return")
+	if err != nil {
+		return err
+	}
+	ret, err := h.app.Return(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, dataBody[returnJSON]{Success: true, Data: toReturnJSON(ret)})
+	return nil
+}

@@ -1,0 +1,136 @@
+package order
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/stock"
+)
+
+// ReturnLine is what a customer sent back of one position.
+type ReturnLine struct {
+	OrderDetailID int64
+	Quantity      int
+}
+
+// Return records one return shipment of an order. It is a fact once it is
+// stored: nothing changes it afterwards, so its fields are plain.
+type Return struct {
+	ID        int64
+	OrderID   int64
+	CreatedAt time.Time
+	User      string
+	Restock   bool
+	Lines     []ReturnedLine
+}
+
+// ReturnedLine is one position of a return; WarehouseID and BinLocationID
+// say where the pieces went back into stock, 0 when they were not restocked.
+type ReturnedLine struct {
+	OrderDetailID   int64
+	ArticleDetailID int64
+	Quantity        int
+	WarehouseID     int64
+	BinLocationID   int64
+}
+
+// ReturnShipment takes pieces back from the customer: each quantity is
+// 1..(shipped − returned) of its position. With To (restock), the pieces go
+// back into stock there, with ledger entries of type return; without, no
+// stock moves (damaged goods). Run leaves the record in Result.
+type ReturnShipment struct {
+	Order *Order
+	Lines []ReturnLine
+	// To is where restocked pieces go; nil: they are not restocked.
+	To     *stock.LocationSpec
+	Now    time.Time
+	User   string
+	Result *Return
+}
+
+func (r *ReturnShipment) Declare(sc *stock.Scope) {
+	if r.To == nil {
+		return
+	}
+	sc.AddLocation(*r.To)
+	for _, l := range r.Lines {
+		if d, ok := r.Order.Detail(l.OrderDetailID); ok {
+			sc.Add(d.articleDetailID, *r.To)
+		}
+	}
+}
+
+func (r *ReturnShipment) Run(ws *stock.WorkingSet, ref stock.Reference) error {
+	o := r.Order
+	if err := o.CheckReturn(r.Lines); err != nil {
+		return err
+	}
+	var at stock.Location
+	if r.To != nil {
+		var err error
+		if at, err = ws.Resolve(*r.To); err != nil {
+			return err
+		}
+	}
+	rec := &Return{OrderID: o.id, CreatedAt: r.Now, User: r.User, Restock: r.To != nil}
+	for _, l := range r.Lines {
+		d, _ := o.Detail(l.OrderDetailID)
+		line := ReturnedLine{OrderDetailID: d.id, ArticleDetailID: d.articleDetailID, Quantity: l.Quantity}
+		if r.To != nil {
+			ref.OrderID, ref.OrderDetailID = o.id, d.id
+			loc, err := ws.Locate(d.articleDetailID, *r.To)
+			if err == nil {
+				loc, err = ws.Restock(d.articleDetailID, loc, l.Quantity, ref)
+			}
+			if err != nil {
+				return err
+			}
+			line.WarehouseID, line.BinLocationID = at.WarehouseID, loc.BinLocationID
+		}
+		rec.Lines = append(rec.Lines, line)
+	}
+	for _, l := range r.Lines {
+		d, _ := o.Detail(l.OrderDetailID)
+		d.returned += l.Quantity
+	}
+	r.Result = rec
+	return nil
+}
+
+// CheckReturn tells whether the lines may come back: at least one, each of
+// a position of this order, each quantity at least 1 and all of a
+// position's lines together at most what was shipped and not yet returned.
+// Every broken rule is reported at once.
+func (o *Order) CheckReturn(lines []ReturnLine) error {
+	var bad []errs.FieldError
+	fail := func(property, format string, args ...any) {
+		bad = append(bad, errs.FieldError{Property: property, Message: fmt.Sprintf(format, args...)})
+	}
+	if len(lines) == 0 {
+		fail("details", "must contain at least one returned position")
+	}
+	taken := map[*Detail]int{}
+	for i, l := range lines {
+		prop := func(field string) string { return fmt.Sprintf("details[%d].%s", i, field) }
+		d, ok := o.Detail(l.OrderDetailID)
+		if !ok || l.OrderDetailID <= 0 {
+			fail(prop("orderDetailId"), "order %s has no order detail %d", o.number, l.OrderDetailID)
+			continue
+		}
+		left := d.shipped - d.returned - taken[d]
+		switch {
+		case l.Quantity < 1:
+			fail(prop("quantity"), "must be at least 1")
+		case l.Quantity > left:
+			fail(prop("quantity"), "order detail %d has %d shipped and %d returned: at most %d more can come back, not %d",
+				d.id, d.shipped, d.returned+taken[d], left, l.Quantity)
+		default:
+			taken[d] += l.Quantity
+		}
+	}
+	if len(bad) > 0 {
+		return errs.InvalidFields(bad...)
+	}
+	return nil
+}

@@ -1,0 +1,76 @@
+package test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/shopstock/inventory/test/apitest"
+	"github.com/shopstock/inventory/test/testdb"
+)
+
+// Extensions section L in a batch: an id or quantity out of range, or a
+// string with a control character, fails that operation alone with a
+// message naming the property (and the range); no mapping's stock may pass
+// 2000000000 ("stock limit").
+func TestLimitsInBatchOperationsHTTP(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		env := apitest.New(t, databaseURL)
+		wh := whCreated(t, env, env.Do(t, "POST", "/api/warehouses", map[string]any{"code": "LIM", "name": "Limits"}), "/api/warehouses", true)
+		article := whCreated(t, env, env.Do(t, "POST", "/api/articleDetails", map[string]any{"id": 5, "number": "SW-5"}), "/api/articleDetails", false)
+		at := fmt.Sprintf(`"warehouse":{"id":%d}`, wh)
+
+		res := env.Do(t, "PUT", "/api/stock/change/limits-1", `[
+			{"id":1,"articleDetailId":`+fmt.Sprint(article)+`,"quantity":1000000001,`+at+`},
+			{"id":2,"articleDetailId":`+fmt.Sprint(article)+`,"quantity":-9007199254740993,`+at+`},
+			{"id":3,"articleDetailId":2147483648,"quantity":1,`+at+`},
+			{"id":4,"articleDetailId":`+fmt.Sprint(article)+`,"quantity":1,"warehouse":{"id":4294967297}},
+			{"id":5,"articleDetailId":`+fmt.Sprint(article)+`,"quantity":1,"warehouse":{"code":"L\u0001M"}},
+			{"id":6,"articleDetailId":`+fmt.Sprint(article)+`,"quantity":1000000000,`+at+`},
+			{"id":7,"articleDetailId":`+fmt.Sprint(article)+`,"quantity":1000000000,`+at+`},
+			{"id":8,"articleDetailId":`+fmt.Sprint(article)+`,"quantity":1,`+at+`}
+		]`)
+		if res.Status != http.StatusOK {
+			t.Fatalf("status %s", res)
+		}
+		var body struct {
+			Success bool
+			Results []struct {
+				Success bool
+				Message string
+			}
+		}
+		res.Decode(t, &body)
+		want := []string{
+			"quantity: must be an integer from -1000000000 to 1000000000",
+			"quantity: must be an integer from -1000000000 to 1000000000",
+			"articleDetailId must be an integer from 1 to 2147483647",
+			"warehouse.id must be an integer from 1 to 2147483647",
+			"warehouse.code",
+			"",
+			"",
+			"stock limit of article detail 5",
+		}
+		if len(body.Results) != len(want) {
+			t.Fatalf("results %+v", body.Results)
+		}
+		for i, w := range want {
+			got := body.Results[i]
+			if w == "" {
+				if !got.Success {
+					t.Errorf("operation %d failed: %s", i+1, got.Message)
+				}
+				continue
+			}
+			if got.Success || !strings.Contains(got.Message, w) {
+				t.Errorf("operation %d: got %+v, want a failure containing %q", i+1, got, w)
+			}
+		}
+		var stock struct{ Data struct{ PhysicalStock int64 } }
+		env.Do(t, "GET", fmt.Sprintf("/api/articleDetails/%d", article), nil).Decode(t, &stock)
+		if stock.Data.PhysicalStock != 2000000000 {
+			t.Errorf("physical stock %d, want the limit 2000000000", stock.Data.PhysicalStock)
+		}
+	})
+}

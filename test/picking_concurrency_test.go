@@ -1,0 +1,235 @@
+package test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/order"
+	"github.com/shopstock/inventory/domain/stock"
+	"github.com/shopstock/inventory/test/testdb"
+)
+
+// Picking lists for orders competing for scarce stock, shipments from
+// reserved bins, cancellations, returns and stock changes, all at once on
+// PostgreSQL: afterwards every mapping's reservedStock is within its stock
+// and equals its reservations, no position holds more than it still has to
+// ship, the ledger matches the stock, and no client saw anything but a
+// broken business rule (never a deadlock).
+func TestPickingConcurrentlyPostgres(t *testing.T) {
+	pickingConcurrently(t, testdb.Postgres(t), 16, 3*time.Second, true)
+}
+
+func TestPickingConcurrentlySQLite(t *testing.T) {
+	// Too short (under -race) to be sure every kind of request succeeds:
+	// the invariants are what counts here.
+	pickingConcurrently(t, testdb.SQLite(t), 4, 700*time.Millisecond, false)
+}
+
+type pickingWorld struct {
+	w1, w2   int64
+	bins     []int64 // bins of w1 and w2 (null bins included)
+	articles []int64
+	orders   []int64
+	details  []int64
+}
+
+func pickingConcurrently(t *testing.T, databaseURL string, workers int, duration time.Duration, everyKind bool) {
+	e := newStockEnv(t, databaseURL)
+	var w pickingWorld
+	var null1, null2 int64
+	w.w1, null1 = e.newWarehouse("PW1", true)
+	w.w2, null2 = e.newWarehouse("PW2", true)
+	w.bins = []int64{null1, e.newBin(w.w1, "A-1"), e.newBin(w.w1, "A-2"), e.newBin(w.w1, "A-3"), null2, e.newBin(w.w2, "B-1")}
+	for id := int64(1); id <= 4; id++ {
+		w.articles = append(w.articles, e.newArticle(id))
+	}
+	var seed []application.BatchOperation
+	for _, a := range w.articles {
+		seed = append(seed, stockChangeOp(a, 6, stockBin(w.bins[1])), stockChangeOp(a, 6, stockBin(w.bins[2])), stockChangeOp(a, 4, stockBin(w.bins[5])))
+	}
+	e.mustSucceed("change", seed...)
+	rng := rand.New(rand.NewPCG(1, uint64(time.Now().UnixNano())))
+	for i := range 60 {
+		p := order.NewOrder{Number: fmt.Sprintf("CO-%d", i)}
+		for range 1 + rng.IntN(3) {
+			// A third of the positions were partly shipped before: there is
+			// something to return from the start.
+			q := 1 + rng.IntN(4)
+			p.Details = append(p.Details, order.NewDetail{ArticleDetailID: w.articles[rng.IntN(len(w.articles))], Quantity: q, Shipped: rng.IntN(3) / 2 * (q / 2)})
+		}
+		id, err := e.App.CreateOrder(e.ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, err := e.App.Order(e.ctx, application.OrderRef{ID: id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.orders = append(w.orders, id)
+		for _, d := range o.Details() {
+			w.details = append(w.details, d.ID())
+		}
+	}
+
+	ctx, cancel := context.WithTimeout(e.ctx, duration+30*time.Second)
+	defer cancel()
+	deadline := time.Now().Add(duration)
+	var mu sync.Mutex
+	succeeded, refused := map[string]int{}, map[string]int{}
+	var wg sync.WaitGroup
+	for i := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(i), uint64(time.Now().UnixNano())))
+			for n := 0; time.Now().Before(deadline); n++ {
+				kind, err := w.step(ctx, e, rng, fmt.Sprintf("w%d-%d", i, n))
+				if err != nil && errs.KindOf(err) != errs.Invalid {
+					t.Errorf("worker %d: %s reached the client as %v: %v", i, kind, errs.KindOf(err), err)
+					return
+				}
+				mu.Lock()
+				if err == nil {
+					succeeded[kind]++
+				} else {
+					refused[kind]++
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	t.Logf("%d workers: succeeded %v, refused %v", workers, succeeded, refused)
+	for _, kind := range []string{"pick", "ship order", "ship detail", "cancel", "return", "change"} {
+		if everyKind && succeeded[kind] == 0 {
+			t.Errorf("no %s succeeded: the run proves little", kind)
+		}
+	}
+	if everyKind && refused["pick"] == 0 {
+		t.Errorf("no picking list fell short: the stock was not scarce")
+	}
+
+	e.checkLedger()
+	var bad []struct {
+		Bin      int64 `bun:"bin_location_id"`
+		Article  int64 `bun:"article_detail_id"`
+		Stock    int64 `bun:"stock"`
+		Reserved int64 `bun:"reserved_stock"`
+		Held     int64 `bun:"held"`
+	}
+	if err := e.DB.Bun().NewRaw(`SELECT m.bin_location_id, m.article_detail_id, m.stock, m.reserved_stock,
+  COALESCE((SELECT SUM(r.quantity) FROM reservations AS r WHERE r.bin_location_id = m.bin_location_id AND r.article_detail_id = m.article_detail_id), 0) AS held
+FROM stock_mappings AS m`).Scan(e.ctx, &bad); err != nil {
+		t.Fatal(err)
+	}
+	reserved := 0
+	for _, m := range bad {
+		if m.Reserved < 0 || m.Reserved > m.Stock || m.Reserved != m.Held {
+			t.Errorf("article %d on bin %d: stock %d, reservedStock %d, reservations %d", m.Article, m.Bin, m.Stock, m.Reserved, m.Held)
+		}
+		reserved += int(m.Reserved)
+	}
+	var orphans int
+	if err := e.DB.Bun().NewRaw(`SELECT COUNT(*) FROM reservations AS r WHERE NOT EXISTS
+  (SELECT 1 FROM stock_mappings AS m WHERE m.bin_location_id = r.bin_location_id AND m.article_detail_id = r.article_detail_id)`).Scan(e.ctx, &orphans); err != nil {
+		t.Fatal(err)
+	}
+	if orphans != 0 {
+		t.Errorf("%d reservations without their mapping", orphans)
+	}
+	for _, id := range w.orders {
+		o, err := e.App.Order(e.ctx, application.OrderRef{ID: id}) // refuses a stored order that breaks its rules
+		if err != nil {
+			t.Fatalf("order %d: %v", id, err)
+		}
+		for _, d := range o.Details() {
+			if d.Reserved() > o.Outstanding(d) || d.Returned() > d.Shipped() {
+				t.Errorf("order %d detail %d: reserved %d, still to ship %d, returned %d of %d shipped",
+					id, d.ID(), d.Reserved(), o.Outstanding(d), d.Returned(), d.Shipped())
+			}
+		}
+	}
+	t.Logf("%d pieces reserved at the end", reserved)
+}
+
+// step runs one random request, as a client would, and tells its kind.
+func (w *pickingWorld) step(ctx context.Context, e *stockEnv, rng *rand.Rand, key string) (string, error) {
+	ref := application.OrderRef{ID: w.orders[rng.IntN(len(w.orders))]}
+	detail := w.details[rng.IntN(len(w.details))]
+	switch r := rng.IntN(20); {
+	case r < 6:
+		var at *stock.WarehouseSpec
+		if rng.IntN(4) == 0 {
+			at = &stock.WarehouseSpec{ID: w.w2}
+		}
+		_, err := e.App.ReservePickingList(ctx, ref, at)
+		return "pick", err
+	case r < 8:
+		return "ship order", e.App.ShipOrder(ctx, ref, &stock.WarehouseSpec{ID: w.w1}, true, "tester")
+	case r < 11:
+		from := stockWarehouse(w.w1)
+		if rng.IntN(2) == 0 {
+			from = stockBin(w.bins[rng.IntN(len(w.bins))])
+		}
+		var res application.BatchResult
+		_, err := e.App.ShipOrderDetails(ctx, application.BatchMeta{Key: key, Endpoint: "orderDetails/ship", Fingerprint: key, User: "tester"},
+			[]application.DetailShipment{{OrderDetailID: detail, Quantity: 1 + rng.IntN(2), From: from}}, stockCapture(&res))
+		if err == nil && !res.Success {
+			err = errs.Invalidf("%s", res.Results[0].Message)
+		}
+		return "ship detail", err
+	case r < 12:
+		cancelled := "Cancelled"
+		changes := order.Changes{Status: &cancelled}
+		if rng.IntN(2) == 0 {
+			changes = order.Changes{Details: []order.DetailChange{{ID: detail, Status: "Cancelled"}}}
+			if o, err := e.App.Order(ctx, ref); err == nil {
+				changes.Details[0].ID = o.Details()[0].ID()
+			}
+		}
+		_, err := e.App.ChangeOrder(ctx, ref, changes, "tester")
+		return "cancel", err
+	case r < 13:
+		_, err := e.App.ReleasePickingList(ctx, ref)
+		return "release", err
+	case r < 16:
+		o, err := e.App.Order(ctx, ref)
+		if err != nil {
+			return "return", err
+		}
+		d := o.Details()[rng.IntN(len(o.Details()))]
+		req := application.ReturnRequest{Restock: rng.IntN(3) > 0, Lines: []order.ReturnLine{{OrderDetailID: d.ID(), Quantity: 1}}}
+		if req.Restock && rng.IntN(2) == 0 {
+			to := stockBin(w.bins[rng.IntN(len(w.bins))])
+			req.To = &to
+		}
+		meta := application.BatchMeta{User: "tester"}
+		if rng.IntN(2) == 0 {
+			meta = application.BatchMeta{Key: key, Endpoint: "returns", Fingerprint: key, User: "tester"}
+		}
+		_, err = e.App.ReturnOrder(ctx, meta, ref, req, func(id int64) ([]byte, error) { return []byte(fmt.Sprint(id)), nil })
+		return "return", err
+	default:
+		q := 1 + rng.IntN(3)
+		if rng.IntN(2) == 0 {
+			q = -q
+		}
+		var res application.BatchResult
+		_, err := e.App.StockBatch(ctx, application.BatchMeta{Key: key, Endpoint: "stock/change", Fingerprint: key, User: "tester"},
+			[]application.BatchOperation{stockChangeOp(w.articles[rng.IntN(len(w.articles))], q, stockBin(w.bins[rng.IntN(len(w.bins))]))},
+			stockCapture(&res))
+		if err == nil && !res.Success {
+			err = errs.Invalidf("%s", res.Results[0].Message)
+		}
+		return "change", err
+	}
+}
