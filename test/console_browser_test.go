@@ -1,6 +1,7 @@
 package test
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -119,6 +122,30 @@ func TestConsoleOperatorRunsTheWarehouse(t *testing.T) {
 
 		b.visit("/console/orders", "orders")
 		b.submit("order", click(`a[href="/console/orders/`+fmt.Sprint(f.order)+`"]`))
+		b.submit("picking-list-reserved", click(`#picking form.row button`))
+		if got := b.text(".notice"); got != "The picking list is reserved." {
+			t.Errorf("picking list: %q", got)
+		}
+		if got := b.text("table.picking tbody"); !strings.Contains(got, "SKU-100") || !strings.Contains(got, "3") {
+			t.Errorf("the picking list shows %q", got)
+		}
+		b.run("print media", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"})
+			return err
+		}))
+		b.shot("picking-list-printed")
+		if n := evalJS[int](b, `[...document.querySelectorAll("header, form, button")].filter(e => e.getClientRects().length > 0).length`); n != 0 {
+			t.Errorf("the printed picking list shows %d header, form or button elements", n)
+		}
+		b.run("screen media", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: ""})
+			return err
+		}))
+		reserved := f.api.do(t, "GET", fmt.Sprintf("/api/orders/%d/pickingList", f.order), nil, http.StatusOK)["data"].(map[string]any)["picks"].([]any)
+		if len(reserved) == 0 {
+			t.Error("the API shows no reservations after the console reserved them")
+		}
+		b.submit("order-again", click(`a[href="/console/orders/`+fmt.Sprint(f.order)+`"]`))
 		b.submit("order-shipped", click(fmt.Sprintf(`form[action="/console/orders/%d/ship"] button`, f.order)))
 		if got := b.text(".notice"); got != "The order is shipped." {
 			t.Errorf("ship: %q", got)
@@ -126,6 +153,20 @@ func TestConsoleOperatorRunsTheWarehouse(t *testing.T) {
 		order := f.api.do(t, "GET", fmt.Sprintf("/api/orders/%d", f.order), nil, http.StatusOK)["data"].(map[string]any)
 		if order["status"] != "Completely delivered" {
 			t.Errorf("order status %v", order["status"])
+		}
+		detail := order["details"].([]any)[0].(map[string]any)["id"]
+		before := f.api.stockOn(t, f.product, "A-01")
+		b.submit("return", fill(fmt.Sprintf(`#return input[name=ret_%v]`, detail), "1"), fill(`#return input[name=bin]`, "A-01"),
+			click(`#return button`))
+		if got := b.text(".notice"); got != "The return is recorded." {
+			t.Errorf("return: %q", got)
+		}
+		if got := f.api.stockOn(t, f.product, "A-01"); got != before+1 {
+			t.Errorf("A-01 holds %d after a return of 1 into it, had %d", got, before)
+		}
+		returns := f.api.do(t, "GET", fmt.Sprintf("/api/returns?filter[0][property]=return.orderId&filter[0][value]=%d", f.order), nil, http.StatusOK)["data"].([]any)
+		if len(returns) != 1 || returns[0].(map[string]any)["user"] != "olga" {
+			t.Errorf("returns of the order: %v", returns)
 		}
 
 		// The ledger names the signed-in user for every change.

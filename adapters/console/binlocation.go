@@ -67,7 +67,7 @@ func (h *Handler) binRoutes() {
 		}
 		// One order for the batch, whatever the form's.
 		sort.SliceStable(ops, func(i, j int) bool { return string(ops[i].OperationID) < string(ops[j].OperationID) })
-		run, err := h.stockBatch(r.Context(), u, f, "bins/count", ops)
+		run, err := h.stockBatch(r.Context(), u, f, "stock/set", "bins/count", ops)
 		if err := formError(f, err); err != nil {
 			return err
 		}

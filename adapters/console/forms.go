@@ -155,9 +155,11 @@ type batchRun struct {
 }
 
 // stockBatch runs stock operations through the same idempotent engine as
-// POST /api/stock…: under the form's key, once, with the user in the ledger.
-func (h *Handler) stockBatch(ctx context.Context, u *application.ConsoleUser, f *form, action string, ops []application.BatchOperation) (batchRun, error) {
-	meta := application.BatchMeta{Key: f.Key, Endpoint: "console " + action, Fingerprint: f.fingerprint(action), User: u.Name}
+// PUT /api/stock/…, under the same endpoint name (which names the cause of
+// stock.changed): under the form's key, once, with the user in the ledger.
+// The fingerprint is the form's, so a key never matches an API body.
+func (h *Handler) stockBatch(ctx context.Context, u *application.ConsoleUser, f *form, endpoint, action string, ops []application.BatchOperation) (batchRun, error) {
+	meta := application.BatchMeta{Key: f.Key, Endpoint: endpoint, Fingerprint: f.fingerprint("console " + action), User: u.Name}
 	out, err := h.app.StockBatch(ctx, meta, ops, renderResults)
 	return decodeRun(out, err)
 }

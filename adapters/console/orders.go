@@ -30,6 +30,7 @@ type positionRow struct {
 	Detail      *order.Detail
 	Article     *catalog.ArticleDetail
 	Outstanding int
+	Returnable  int
 	Form        *form
 }
 
@@ -39,12 +40,20 @@ type orderData struct {
 	Warehouses []*warehouse.Warehouse
 	DefaultWH  int64
 	Ship       *form
+	Picking    *form
+	Return     *form
+	Picks      []pickRow
+	// Returnable is what the order's positions may still send back.
+	Returnable int
+	ReturnWH   int64
 	Open       bool
-	// ToShip is what the whole order still has to ship.
-	ToShip int
+	// ToShip is what the whole order still has to ship, Unreserved the part
+	// of it no picking list holds yet.
+	ToShip, Unreserved int
 }
 
 func (h *Handler) orderRoutes() {
+	h.pickingRoutes()
 	h.page("GET /console/orders", func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
 		d := ordersData{Page: 1}
 		if p, err := strconv.Atoi(r.URL.Query().Get("page")); err == nil && p > 1 && p < 1_000_000 {
@@ -106,8 +115,8 @@ func (h *Handler) orderRoutes() {
 		if f.Failed() {
 			return h.orderPage(w, r, u, id, http.StatusBadRequest, orderForms{position: f, detail: detail})
 		}
-		meta := application.BatchMeta{Key: f.Key, Endpoint: "console orders/positions/ship",
-			Fingerprint: f.fingerprint(fmt.Sprintf("ship %d", detail)), User: u.Name}
+		meta := application.BatchMeta{Key: f.Key, Endpoint: "orderDetails/ship",
+			Fingerprint: f.fingerprint(fmt.Sprintf("console ship %d", detail)), User: u.Name}
 		out, err := h.app.ShipOrderDetails(r.Context(), meta,
 			[]application.DetailShipment{{OperationID: []byte("1"), OrderDetailID: detail, Quantity: q, From: at}}, renderResults)
 		run, err := decodeRun(out, err)
@@ -130,6 +139,8 @@ type orderForms struct {
 	ship     *form
 	position *form
 	detail   int64 // the position of position
+	picking  *form
+	ret      *form
 }
 
 // orderPage shows an order with its forms.
@@ -139,7 +150,7 @@ func (h *Handler) orderPage(w http.ResponseWriter, r *http.Request, u *applicati
 	if err != nil {
 		return err
 	}
-	d := orderData{Order: o, Ship: newForm(), Open: o.Status() != order.StatusCancelled}
+	d := orderData{Order: o, Ship: newForm(), Picking: newForm(), Return: newForm(), Open: o.Status() != order.StatusCancelled}
 	if d.Warehouses, err = h.warehouses(r); err != nil {
 		return err
 	}
@@ -147,25 +158,48 @@ func (h *Handler) orderPage(w http.ResponseWriter, r *http.Request, u *applicati
 		if wh.IsDefault() {
 			d.DefaultWH = wh.ID()
 		}
+		if wh.IsDefaultReturn() {
+			d.ReturnWH = wh.ID()
+		}
 	}
 	whValue := strconv.FormatInt(d.DefaultWH, 10)
 	d.Ship.Values["warehouse"] = whValue
+	d.Picking.Values["warehouse"] = whValue
+	d.Return.Values["warehouse"] = strconv.FormatInt(d.ReturnWH, 10)
+	d.Return.Values["restock"] = "1"
 	if posted.ship != nil {
 		d.Ship = posted.ship
+	}
+	if posted.picking != nil {
+		d.Picking = posted.picking
+	}
+	if posted.ret != nil {
+		d.Return = posted.ret
 	}
 	articles, err := h.articlesByID(r, o)
 	if err != nil {
 		return err
 	}
 	for _, det := range o.Details() {
-		row := positionRow{Detail: det, Article: articles[det.ArticleDetailID()], Outstanding: o.Outstanding(det), Form: newForm()}
+		row := positionRow{Detail: det, Article: articles[det.ArticleDetailID()], Outstanding: o.Outstanding(det), Form: newForm(),
+			Returnable: det.Shipped() - det.Returned()}
 		d.ToShip += row.Outstanding
+		d.Returnable += row.Returnable
 		row.Form.Values["warehouse"] = whValue
 		row.Form.Values["quantity"] = strconv.Itoa(row.Outstanding)
 		if posted.position != nil && det.ID() == posted.detail {
 			row.Form = posted.position
 		}
 		d.Positions = append(d.Positions, row)
+	}
+	list, err := h.app.PickingListOf(ctx, application.OrderRef{ID: id})
+	if err != nil {
+		return err
+	}
+	d.Unreserved = d.ToShip
+	for _, p := range list.Picks {
+		d.Picks = append(d.Picks, pickRow{Pick: p, Article: articles[p.ArticleDetailID]})
+		d.Unreserved -= p.Quantity
 	}
 	h.render(w, r, status, "order", view{Title: "Order " + o.Number(), Nav: "orders", User: u, Data: d})
 	return nil

@@ -42,7 +42,7 @@ func (h *Handler) productRoutes() {
 		}
 		return h.productPage(w, r, u, id, http.StatusOK, nil)
 	})
-	h.productAction("goods", func(f *form, id int64) (stock.Operation, string) {
+	h.productAction("goods", "stock/change", func(f *form, id int64) (stock.Operation, string) {
 		at := f.location("warehouse", "bin")
 		q := f.quantity("quantity", true)
 		switch f.Val("direction") {
@@ -54,7 +54,7 @@ func (h *Handler) productRoutes() {
 		f.fail("", "Choose goods in or goods out.")
 		return nil, ""
 	})
-	h.productAction("move", func(f *form, id int64) (stock.Operation, string) {
+	h.productAction("move", "stock/relocate", func(f *form, id int64) (stock.Operation, string) {
 		from := f.id("from", "the bin location to move from")
 		to := f.location("warehouse", "bin")
 		op := stock.Relocate{ArticleDetailID: id, From: stock.LocationSpec{BinLocation: &stock.BinLocationSpec{ID: from}}, To: to}
@@ -65,7 +65,7 @@ func (h *Handler) productRoutes() {
 		op.Quantity = f.quantity("quantity", true)
 		return op, fmt.Sprintf("Moved %d.", op.Quantity)
 	})
-	h.productAction("count", func(f *form, id int64) (stock.Operation, string) {
+	h.productAction("count", "stock/set", func(f *form, id int64) (stock.Operation, string) {
 		at := f.location("warehouse", "bin")
 		q := f.quantity("quantity", false)
 		return stock.Set{ArticleDetailID: id, At: at, Quantity: q}, fmt.Sprintf("Counted %d.", q)
@@ -145,7 +145,7 @@ func (h *Handler) binByCode(r *http.Request, f *form, warehouseField, binField s
 // operation, runs it through the batch engine under the form's key and
 // returns to the page, or shows the page again with the errors beside
 // their fields.
-func (h *Handler) productAction(name string, build func(f *form, id int64) (stock.Operation, string)) {
+func (h *Handler) productAction(name, endpoint string, build func(f *form, id int64) (stock.Operation, string)) {
 	h.action("POST /console/products/{id}/"+name, operator, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
 		id, err := pathID(r, "id", "product")
 		if err != nil {
@@ -156,7 +156,7 @@ func (h *Handler) productAction(name string, build func(f *form, id int64) (stoc
 		if f.Failed() {
 			return h.productPage(w, r, u, id, http.StatusBadRequest, map[string]*form{name: f})
 		}
-		run, err := h.stockBatch(r.Context(), u, f, "products/"+name, []application.BatchOperation{{OperationID: []byte("1"), Op: op}})
+		run, err := h.stockBatch(r.Context(), u, f, endpoint, "products/"+name, []application.BatchOperation{{OperationID: []byte("1"), Op: op}})
 		if err := formError(f, err); err != nil {
 			return err
 		}

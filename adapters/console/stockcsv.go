@@ -134,7 +134,9 @@ func (h *Handler) csvRoutes() {
 		lines, err := stockcsv.ReadImport(body)
 		if err == nil {
 			sum := sha256.Sum256(body)
-			meta := application.BatchMeta{Key: f.Key, Endpoint: "console stock/import/" + string(mode),
+			// The API's endpoint and fingerprint (the file's SHA-256): an
+			// import is the same request from either side.
+			meta := application.BatchMeta{Key: f.Key, Endpoint: "stock/import/" + string(mode),
 				Fingerprint: hex.EncodeToString(sum[:]), User: u.Name}
 			var out application.BatchOutcome
 			out, err = h.app.ImportStock(r.Context(), meta, mode, lines, func(res application.ImportResult) ([]byte, error) {
