@@ -265,7 +265,9 @@ func (b *browser) submit(name string, actions ...chromedp.Action[chromedp.Void])
 // text is the text of the first element matching sel.
 func (b *browser) text(sel string) string {
 	b.t.Helper()
-	s, err := chromedp.Run(b.ctx, chromedp.Text(chromedp.CSS(sel)))
+	ctx, cancel := context.WithTimeout(b.ctx, 15*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
 	if err != nil {
 		b.shot("failed")
 		b.t.Fatalf("text of %s: %v (screenshots in %s)", sel, err, b.shots)
@@ -276,7 +278,9 @@ func (b *browser) text(sel string) string {
 // evalJS evaluates JavaScript in the page (awaiting a promise it returns).
 func evalJS[T any](b *browser, js string) T {
 	b.t.Helper()
-	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
+	ctx, cancel := context.WithTimeout(b.ctx, 15*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
 	if err != nil {
 		b.shot("failed")
 		b.t.Fatalf("evaluate %s: %v (screenshots in %s)", js, err, b.shots)

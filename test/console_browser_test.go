@@ -290,8 +290,10 @@ func TestConsoleReaderSeesButCannotAct(t *testing.T) {
 			"orders":     "/console/orders",
 			"order":      fmt.Sprintf("/console/orders/%d", f.order),
 			"stock":      "/console/stock",
+			"low":        "/console/low-stock",
+			"picking":    fmt.Sprintf("/console/orders/%d/picking", f.order),
 		}
-		for _, name := range []string{"product", "warehouses", "warehouse", "orders", "order", "stock"} {
+		for _, name := range []string{"product", "warehouses", "warehouse", "orders", "order", "stock", "low", "picking"} {
 			b.visit(pages[name], "reader-"+name)
 			if n := b.count(actions); n != 0 {
 				t.Errorf("%s shows a reader %d forms that change something", name, n)
@@ -319,6 +321,49 @@ func TestConsoleReaderSeesButCannotAct(t *testing.T) {
 		}
 		if got := f.api.stockOn(t, f.product, "A-01"); got != 6 {
 			t.Errorf("a reader's post changed stock to %d", got)
+		}
+	})
+}
+
+// TestConsoleLowStockAndWebhooks: everyone sees what is below its reorder
+// point; only an admin sees the webhooks and their deliveries.
+func TestConsoleLowStockAndWebhooks(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		base := consoleService(t, databaseURL)
+		f := newConsoleFixture(t, base)
+		f.api.do(t, "PUT", fmt.Sprintf("/api/articleDetails/%d", f.product), map[string]any{"reorderPoint": 5}, http.StatusOK)
+		f.api.id(t, "POST", "/api/webhooks", map[string]any{"url": "https://shop.example/hooks/stock",
+			"events": []any{"stock.changed", "stock.low"}, "description": "shop stock sync"})
+		f.api.do(t, "PUT", "/api/stock/change/webhook-event", []any{map[string]any{"articleDetailId": f.product,
+			"warehouse": map[string]any{"code": "MAIN"}, "quantity": 1}}, http.StatusOK)
+		key := f.api.newUser(t, "rita", "reader")
+
+		b := newBrowser(t, base)
+		b.signIn("rita", key)
+		b.visit("/console/low-stock", "low-stock")
+		if got := b.text("table tbody"); !strings.Contains(got, "SKU-100") || strings.Contains(got, "SKU-200") {
+			t.Errorf("low stock lists %q, want SKU-100 (available -3, reorder point 5) only", got)
+		}
+		if n := b.count(`a[href="/console/webhooks"]`); n != 0 {
+			t.Error("a reader is offered the webhooks")
+		}
+		status := evalJS[int](b, `fetch('/console/webhooks').then(r => r.status)`)
+		if status != http.StatusForbidden {
+			t.Errorf("webhooks for a reader: %d, want 403", status)
+		}
+		b.submit("signed-out", click(`form[action="/console/signout"] button`))
+
+		b.signIn("admin", consoleKey)
+		b.submit("webhooks", click(`a[href="/console/webhooks"]`))
+		if got := b.text("table tbody"); !strings.Contains(got, "https://shop.example/hooks/stock") || !strings.Contains(got, "shop stock sync") {
+			t.Errorf("webhooks: %q", got)
+		}
+		b.submit("webhook-deliveries", click(`table tbody a`))
+		if got := b.text("h2"); !strings.Contains(got, "Deliveries") {
+			t.Errorf("deliveries page: %q", got)
+		}
+		if got := b.text("table tbody"); !strings.Contains(got, "stock.changed") {
+			t.Errorf("the deliveries do not list the stock.changed event: %q", got)
 		}
 	})
 }

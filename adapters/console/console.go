@@ -87,6 +87,8 @@ func New(app *application.App, log *zap.Logger, cfg Config) (*Handler, error) {
 	h.warehouseRoutes()
 	h.orderRoutes()
 	h.csvRoutes()
+	h.lowStockRoutes()
+	h.webhookRoutes()
 	return h, nil
 }
 
@@ -131,6 +133,7 @@ var funcs = template.FuncMap{
 		return template.URL(v.Encode())
 	},
 	"add": func(a, b int) int { return a + b },
+	"sub": func(a, b int) int { return a - b },
 	// dict hands a template several values: dict "form" $f "name" "warehouse".
 	"dict": func(pairs ...any) map[string]any {
 		m := map[string]any{}
