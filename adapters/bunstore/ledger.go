@@ -2,6 +2,7 @@ package bunstore
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -89,11 +90,17 @@ func (r ledger) appendSQLite(ctx context.Context, rows []ledgerRow) error {
 	placeholders := func(n int) string {
 		return ledgerInsertColumns + strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), ", n), ", ")
 	}
+	// A batch's entries share one time: it is formatted (in UTC) once, not per row.
+	var lastTime time.Time
+	var lastText any
 	args := func(chunk []ledgerRow) []any {
 		out := make([]any, 0, len(chunk)*12)
 		for _, row := range chunk {
+			if lastText == nil || !row.CreatedAt.Equal(lastTime) {
+				lastTime, lastText = row.CreatedAt, sqliteTime(&row.CreatedAt)
+			}
 			out = append(out, row.ArticleDetailID, row.WarehouseID, row.BinLocationID, row.Type, row.Quantity, row.StockAfter,
-				row.IdempotencyKey, row.OperationID, row.OrderID, row.OrderDetailID, row.User, sqliteTime(&row.CreatedAt))
+				row.IdempotencyKey, row.OperationID, row.OrderID, row.OrderDetailID, row.User, lastText)
 		}
 		return out
 	}
@@ -133,12 +140,20 @@ func (r ledger) appendPostgres(ctx context.Context, rows []ledgerRow) error {
 		quantities[i], after[i] = int64(row.Quantity), int64(row.StockAfter)
 		orders[i], details[i], created[i] = row.OrderID, row.OrderDetailID, row.CreatedAt
 	}
-	_, err := r.s.idb.ExecContext(ctx, `INSERT INTO stock_ledger_entries
+	columns := `INSERT INTO stock_ledger_entries
 (article_detail_id, warehouse_id, bin_location_id, type, quantity, stock_after, idempotency_key, operation_id, order_id, order_detail_id, user_name, created_at)
-SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::int[], ?::int[], ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::text[], ?::timestamptz[])`,
-		pgdialect.Array(articles), pgdialect.Array(warehouses), pgdialect.Array(bins), pgdialect.Array(types),
+`
+	arrays := []any{pgdialect.Array(articles), pgdialect.Array(warehouses), pgdialect.Array(bins), pgdialect.Array(types),
 		pgdialect.Array(quantities), pgdialect.Array(after), pgdialect.Array(keys), pgdialect.Array(opIDs),
-		pgdialect.Array(orders), pgdialect.Array(details), pgdialect.Array(users), pgdialect.Array(created))
+		pgdialect.Array(orders), pgdialect.Array(details), pgdialect.Array(users)}
+	const unnest = `unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::int[], ?::int[], ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::text[]`
+	// A batch's entries share one time: it is sent once, not formatted into
+	// an array a thousand times.
+	if slices.IndexFunc(created, func(t time.Time) bool { return !t.Equal(created[0]) }) < 0 {
+		_, err := r.s.idb.ExecContext(ctx, columns+`SELECT u.*, ?::timestamptz FROM `+unnest+`) AS u`, append([]any{created[0]}, arrays...)...)
+		return err
+	}
+	_, err := r.s.idb.ExecContext(ctx, columns+`SELECT * FROM `+unnest+`, ?::timestamptz[])`, append(arrays, pgdialect.Array(created))...)
 	return err
 }
 

@@ -3,6 +3,8 @@ package bunstore
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -237,42 +239,86 @@ func (r stockMappings) lockMappings(ctx context.Context, wants stock.MappingNeed
 }
 
 // lockSQLite reads the wanted mappings; SQLite's immediate transaction
-// already holds the database, so there is nothing to lock row by row.
+// already holds the database, so there is nothing to lock row by row. The
+// pairs travel as one JSON argument, written by hand, and the rows are
+// scanned column by column: no reflection for a thousand rows.
 func (r stockMappings) lockSQLite(ctx context.Context, wants stock.MappingNeeds) ([]lockedMappingRow, error) {
-	var all []lockedMappingRow
-	query := func(join string, withBins bool, pairs [][]any) error {
-		arg, err := jsonRows(pairs)
+	conn := r.s.sqlConn()
+	all := make([]lockedMappingRow, 0, len(wants.InWarehouse)+len(wants.OnBin))
+	query := func(join, binCode string, n int, pair func(i int) (int64, int64)) error {
+		arg := make([]byte, 0, 24*n+2)
+		arg = append(arg, '[')
+		for i := range n {
+			a, x := pair(i)
+			if i > 0 {
+				arg = append(arg, ',')
+			}
+			arg = append(arg, '[')
+			arg = strconv.AppendInt(arg, a, 10)
+			arg = append(arg, ',')
+			arg = strconv.AppendInt(arg, x, 10)
+			arg = append(arg, ']')
+		}
+		arg = append(arg, ']')
+		rows, err := conn.QueryContext(ctx, `SELECT m.id, m.bin_location_id, m.warehouse_id, m.article_detail_id, m.stock, m.reserved_stock, m.is_default, m.last_stock_take, `+
+			binCode+` FROM json_each(?) AS p CROSS `+join+` ORDER BY m.id`, string(arg))
 		if err != nil {
 			return err
 		}
-		sql := `SELECT m.*, '' AS bin_code FROM json_each(?) AS p CROSS ` + join
-		if withBins {
-			sql = `SELECT m.*, b.code AS bin_code FROM json_each(?) AS p CROSS ` + join + ` JOIN bin_locations AS b ON b.id = m.bin_location_id`
+		defer rows.Close()
+		for rows.Next() {
+			var row lockedMappingRow
+			var take any
+			if err := rows.Scan(&row.ID, &row.BinLocationID, &row.WarehouseID, &row.ArticleDetailID, &row.Stock, &row.ReservedStock,
+				&row.IsDefault, &take, &row.BinCode); err != nil {
+				return err
+			}
+			if row.LastStockTake, err = scannedTime(take); err != nil {
+				return err
+			}
+			all = append(all, row)
 		}
-		var rows []lockedMappingRow
-		err = r.s.idb.NewRaw(sql+` ORDER BY m.id`, arg).Scan(ctx, &rows)
-		all = append(all, rows...)
-		return err
+		return rows.Err()
 	}
-	if len(wants.InWarehouse) > 0 {
-		pairs := make([][]any, len(wants.InWarehouse))
-		for i, p := range wants.InWarehouse {
-			pairs[i] = []any{p.ArticleDetailID, p.WarehouseID}
-		}
-		if err := query("JOIN stock_mappings AS m ON m.article_detail_id = json_extract(p.value, '$[0]') AND m.warehouse_id = json_extract(p.value, '$[1]')", true, pairs); err != nil {
+	if n := len(wants.InWarehouse); n > 0 {
+		if err := query("JOIN stock_mappings AS m ON m.article_detail_id = json_extract(p.value, '$[0]') AND m.warehouse_id = json_extract(p.value, '$[1]') JOIN bin_locations AS b ON b.id = m.bin_location_id",
+			"b.code", n, func(i int) (int64, int64) {
+				return wants.InWarehouse[i].ArticleDetailID, wants.InWarehouse[i].WarehouseID
+			}); err != nil {
 			return nil, err
 		}
 	}
-	if len(wants.OnBin) > 0 {
-		pairs := make([][]any, len(wants.OnBin))
-		for i, p := range wants.OnBin {
-			pairs[i] = []any{p.ArticleDetailID, p.BinLocationID}
-		}
-		if err := query("JOIN stock_mappings AS m ON m.bin_location_id = json_extract(p.value, '$[1]') AND m.article_detail_id = json_extract(p.value, '$[0]')", false, pairs); err != nil {
+	if n := len(wants.OnBin); n > 0 {
+		if err := query("JOIN stock_mappings AS m ON m.bin_location_id = json_extract(p.value, '$[1]') AND m.article_detail_id = json_extract(p.value, '$[0]')",
+			"''", n, func(i int) (int64, int64) { return wants.OnBin[i].ArticleDetailID, wants.OnBin[i].BinLocationID }); err != nil {
 			return nil, err
 		}
 	}
 	return all, nil
+}
+
+// scannedTime reads a TIMESTAMP column as the SQLite driver returns it: a
+// time, or text in the layout bun writes (sqliteTimeLayout).
+func scannedTime(v any) (*time.Time, error) {
+	switch t := v.(type) {
+	case nil:
+		return nil, nil
+	case time.Time:
+		return &t, nil
+	case string:
+		return parsedTime(t)
+	case []byte:
+		return parsedTime(string(t))
+	}
+	return nil, fmt.Errorf("unexpected time value %T", v)
+}
+
+func parsedTime(s string) (*time.Time, error) {
+	t, err := time.Parse(sqliteTimeLayout, s)
+	if err != nil {
+		return nil, err
+	}
+	return &t, nil
 }
 
 // lockPostgres joins the wanted pairs to the mappings through their
@@ -400,25 +446,33 @@ WHERE m.id = v.id`, pgdialect.Array(ids), pgdialect.Array(stocks), pgdialect.Arr
 		}
 		return restore()
 	}
-	// SQLite: one prepared statement, bound per row; it is parsed once and
-	// each execution is an index lookup by primary key.
+	// SQLite: one set-based statement per chunk, its values bound as
+	// parameters (parsed once, not a thousand statement executions); bound
+	// by the driver, not formatted into the text by bun.
 	tx, ok := r.s.idb.(bun.Tx)
 	if !ok {
 		return fmt.Errorf("bulk update outside a write transaction")
 	}
-	stmt, err := tx.Tx.PrepareContext(ctx, `UPDATE stock_mappings
-SET stock = ?, reserved_stock = ?, is_default = ?, last_stock_take = ? WHERE id = ?`)
-	if err != nil {
-		return err
-	}
-	defer stmt.Close()
-	for _, row := range rows {
-		if _, err := stmt.ExecContext(ctx, row.Stock, row.ReservedStock, row.IsDefault, sqliteTime(row.LastStockTake), row.ID); err != nil {
+	for start := 0; start < len(rows); start += mappingUpdateChunk {
+		chunk := rows[start:min(start+mappingUpdateChunk, len(rows))]
+		args := make([]any, 0, 5*len(chunk))
+		for _, row := range chunk {
+			args = append(args, row.ID, row.Stock, row.ReservedStock, row.IsDefault, sqliteTime(row.LastStockTake))
+		}
+		_, err := tx.Tx.ExecContext(ctx, `WITH v(id, stock, reserved, is_default, take) AS (VALUES `+
+			strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?), ", len(chunk)), ", ")+`)
+UPDATE stock_mappings SET stock = v.stock, reserved_stock = v.reserved, is_default = v.is_default, last_stock_take = v.take
+FROM v WHERE stock_mappings.id = v.id`, args...)
+		if err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// mappingUpdateChunk rows go into one SQLite update: 5 parameters each,
+// far below SQLite's limit of 32766.
+const mappingUpdateChunk = 1000
 
 func (r stockMappings) ArticleStock(ctx context.Context, articleDetailID int64) ([]stock.WarehouseStock, error) {
 	var rows []struct {

@@ -68,6 +68,19 @@ func (s *store) Warehouses() ports.WarehouseRepository     { return warehouses{s
 func (s *store) BinLocations() ports.BinLocationRepository { return binLocations{s} }
 func (s *store) APIUsers() ports.APIUserRepository         { return apiUsers{s} }
 
+// sqlConn is the store's transaction, or its pool outside one, as plain
+// database/sql: its arguments are bound by the driver, not formatted into
+// the statement's text by bun.
+func (s *store) sqlConn() interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+} {
+	if tx, ok := s.idb.(bun.Tx); ok {
+		return tx.Tx
+	}
+	return s.db.bun.DB
+}
+
 // forUpdate locks selected rows on PostgreSQL inside a write transaction;
 // SQLite's immediate transaction already holds the whole database.
 func (s *store) forUpdate(q *bun.SelectQuery) *bun.SelectQuery {

@@ -151,9 +151,13 @@ func onlyAllowed(fields map[string]json.RawMessage, allowed []string) error {
 func operationFields(fields map[string]json.RawMessage, allowed ...string) ([]byte, error) {
 	var id []byte
 	if v, ok := fields["id"]; ok {
-		var buf bytes.Buffer
-		if json.Compact(&buf, v) == nil {
-			id = buf.Bytes()
+		if bytes.IndexAny(v, " \t\r\n") < 0 {
+			id = v // already compact: a slice of the body, no copy
+		} else {
+			var buf bytes.Buffer
+			if json.Compact(&buf, v) == nil {
+				id = buf.Bytes()
+			}
 		}
 	}
 	return id, onlyAllowed(fields, append([]string{"id"}, allowed...))

@@ -24,9 +24,12 @@ func checkJSONShape(src []byte) error {
 	if !json.Valid(src) {
 		return nil
 	}
+	// An object's keys are few: a slice searched in turn costs less than a
+	// map per object, until an object has many.
 	type frame struct {
 		object bool
-		keys   map[string]struct{}
+		keys   []string
+		many   map[string]struct{}
 	}
 	stack := make([]frame, 0, 8)
 	for i := 0; i < len(src); {
@@ -46,13 +49,25 @@ func checkJSONShape(src []byte) error {
 			if top >= 0 && stack[top].object {
 				if next := skipSpace(src, end); next < len(src) && src[next] == ':' {
 					key := jsonKey(src[i:end])
-					if stack[top].keys == nil {
-						stack[top].keys = make(map[string]struct{}, 8)
+					f := &stack[top]
+					dup := false
+					if f.many != nil {
+						_, dup = f.many[key]
+						f.many[key] = struct{}{}
+					} else {
+						dup = slices.Contains(f.keys, key)
+						f.keys = append(f.keys, key)
+						if len(f.keys) > 16 {
+							f.many = make(map[string]struct{}, 2*len(f.keys))
+							for _, k := range f.keys {
+								f.many[k] = struct{}{}
+							}
+							f.keys = nil
+						}
 					}
-					if _, dup := stack[top].keys[key]; dup {
+					if dup {
 						return errs.Invalidf("malformed JSON: an object holds the key %q twice", key)
 					}
-					stack[top].keys[key] = struct{}{}
 				}
 			}
 			i = end
@@ -66,7 +81,7 @@ func checkJSONShape(src []byte) error {
 // jsonKey decodes a JSON string token (with its quotes).
 func jsonKey(token []byte) string {
 	if len(token) >= 2 && strings.IndexByte(string(token), '\\') < 0 {
-		return string(token[1 : len(token)-1])
+		return fieldName(token[1 : len(token)-1])
 	}
 	var s string
 	_ = json.Unmarshal(token, &s)

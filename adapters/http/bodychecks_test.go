@@ -2,6 +2,7 @@ package http
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -38,6 +39,16 @@ func TestOperationTextProblem(t *testing.T) {
 
 func TestCheckJSONShape(t *testing.T) {
 	deep := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	// keys k0…k(n-1), then extra: objects of more than 16 keys are checked
+	// through a map, smaller ones through a slice.
+	wide := func(n int, extra string) string {
+		var b strings.Builder
+		b.WriteString("{")
+		for i := range n {
+			fmt.Fprintf(&b, `"k%d":%d,`, i, i)
+		}
+		return b.String() + extra + "}"
+	}
 	for _, tc := range []struct {
 		body string
 		ok   bool
@@ -52,6 +63,13 @@ func TestCheckJSONShape(t *testing.T) {
 		{`[{"a":1},{"a":1}]`, true},
 		{`{"a":"\"a\":1","b":1}`, true},
 		{`{"a" : 1 , "a" : 2}`, false},
+		{wide(16, `"k0":1`), false},
+		{wide(16, `"k15":1`), false},
+		{wide(16, `"k16":1`), true},
+		{wide(40, `"k3":1`), false},
+		{wide(40, `"k39":1`), false},
+		{wide(40, `"x":1`), true},
+		{`[` + wide(20, `"x":1`) + `,` + wide(20, `"x":1`) + `]`, true},
 	} {
 		err := checkJSONShape([]byte(tc.body))
 		if (err == nil) != tc.ok {

@@ -41,7 +41,14 @@ var ok = success{Success: true}
 // readBody returns the request body, checked for media type and size. An
 // empty body is returned as nil.
 func readBody(r *http.Request, w http.ResponseWriter) ([]byte, error) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	// A body that announces its length is read into one buffer of that
+	// size, not grown by doubling.
+	var buf bytes.Buffer
+	if r.ContentLength > 0 && r.ContentLength <= maxBodyBytes {
+		buf.Grow(int(r.ContentLength) + bytes.MinRead)
+	}
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	body := buf.Bytes()
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
@@ -54,7 +61,7 @@ func readBody(r *http.Request, w http.ResponseWriter) ([]byte, error) {
 	}
 	// Neither database stores the NUL character, and drivers cut statements
 	// at it: refuse it here, in raw or escaped form.
-	if bytes.IndexByte(body, 0) >= 0 || bytes.Contains(bytes.ToLower(body), []byte(`\u0000`)) {
+	if bytes.IndexByte(body, 0) >= 0 || bytes.Contains(body, []byte(`\u0000`)) || bytes.Contains(body, []byte(`\U0000`)) {
 		return nil, errs.Invalidf("request body must not contain the NUL character (\\u0000)")
 	}
 	ct := r.Header.Get("Content-Type")

@@ -93,7 +93,7 @@ func splitObject(src []byte) map[string]json.RawMessage {
 	out := make(map[string]json.RawMessage, 6)
 	for j := skipSpace(src, i+1); j < len(src) && src[j] != '}'; {
 		keyEnd := skipString(src, j)
-		key := string(src[j+1 : keyEnd-1])
+		key := fieldName(src[j+1 : keyEnd-1])
 		if strings.IndexByte(key, '\\') >= 0 {
 			_ = json.Unmarshal(src[j:keyEnd], &key)
 		}
@@ -106,4 +106,34 @@ func splitObject(src []byte) map[string]json.RawMessage {
 		}
 	}
 	return out
+}
+
+// fieldName is the text of a key; the names operations use come without
+// allocating a string for each of a thousand operations.
+func fieldName(b []byte) string {
+	switch string(b) {
+	case "id":
+		return "id"
+	case "articleDetailId":
+		return "articleDetailId"
+	case "quantity":
+		return "quantity"
+	case "stock":
+		return "stock"
+	case "warehouse":
+		return "warehouse"
+	case "binLocation":
+		return "binLocation"
+	case "code":
+		return "code"
+	case "warehouseId":
+		return "warehouseId"
+	case "warehouseCode":
+		return "warehouseCode"
+	case "source":
+		return "source"
+	case "destination":
+		return "destination"
+	}
+	return string(b)
 }
