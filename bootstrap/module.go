@@ -16,6 +16,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/shopstock/inventory/adapters/bunstore"
+	"github.com/shopstock/inventory/adapters/console"
 	httpapi "github.com/shopstock/inventory/adapters/http"
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/ports"
@@ -105,9 +106,21 @@ func newRegistry(db *bunstore.DB) *prometheus.Registry {
 }
 
 func newHandler(app *application.App, log *zap.Logger, c Config, db *bunstore.DB, reg *prometheus.Registry) (*httpapi.Handler, error) {
-	return httpapi.NewHandler(app, log, httpapi.Config{
+	h, err := httpapi.NewHandler(app, log, httpapi.Config{
 		BaseURL: c.BaseURL, RequestTimeout: c.RequestTimeout, MaxInFlight: c.MaxInFlight, TrustedProxies: c.TrustedProxies,
 	}, db.Ping, reg)
+	if err != nil {
+		return nil, err
+	}
+	// The console is served by the same server, inside the API handler's
+	// logging, metrics and limits, with its notion of https and its
+	// failed-attempt limits.
+	con, err := console.New(app, log.Named("console"), console.Config{HTTPS: h.IsHTTPS, Guard: h})
+	if err != nil {
+		return nil, err
+	}
+	h.Mount(console.Prefix, con)
+	return h, nil
 }
 
 // HTTPServer is the server the service runs, with the limits of extensions

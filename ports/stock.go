@@ -40,6 +40,9 @@ type StockRepository interface {
 	// BinLocationUsage tells what keeps a bin location from being deleted.
 	BinLocationUsage(ctx context.Context, binLocationID int64) (hasStock, isDefault bool, err error)
 	MappingsOfBinLocation(ctx context.Context, binLocationID int64) ([]MappingView, error)
+	// StockLines lists the mappings the filter picks, by warehouse code, bin
+	// location code and article detail number.
+	StockLines(ctx context.Context, f StockLineFilter) ([]StockLine, error)
 	// ArticleStock is a product's stock per warehouse, for warehouses that have any.
 	ArticleStock(ctx context.Context, articleDetailID int64) ([]stock.WarehouseStock, error)
 	// ArticleHasStock tells whether any mapping of the product holds stock.

@@ -35,6 +35,7 @@ type Store interface {
 	Events() EventRepository
 	Figures() FigureReader
 	Webhooks() WebhookRepository
+	Sessions() SessionRepository
 }
 
 // Clock tells the time; the domain never reads it itself.

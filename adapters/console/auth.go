@@ -1,0 +1,225 @@
+package console
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/session"
+	"github.com/shopstock/inventory/domain/user"
+)
+
+const (
+	sessionCookie = "inventory_console_session"
+	// signInCookie holds the sign-in form's CSRF token until a session
+	// exists (the double-submit pattern: a cross-site page can neither read
+	// it nor set it).
+	signInCookie = "inventory_console_signin"
+	maxFormBytes = 40 << 20 // a CSV import of 100 000 lines, with room
+)
+
+type userKey struct{}
+
+// The roles of section U: a reader sees, an operator acts, an admin also
+// manages webhooks.
+func canAct(u *application.ConsoleUser) bool  { return u.Role.Covers(user.Operator) }
+func isAdmin(u *application.ConsoleUser) bool { return u.Role.Covers(user.Admin) }
+
+// errForbidden is a post the signed-in user may not make, or one without
+// the form's token.
+func forbidden(w http.ResponseWriter, msg string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusForbidden)
+	_, _ = w.Write([]byte("403 forbidden: " + msg + "\n"))
+}
+
+func (h *Handler) cookie(r *http.Request, name, value string, maxAge int) *http.Cookie {
+	return &http.Cookie{Name: name, Value: value, Path: "/console/", MaxAge: maxAge,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: h.cfg.HTTPS(r)}
+}
+
+// user is the signed-in user of the request, nil when there is none. The
+// cookie is sent again with every answer, so that the browser keeps it as
+// long as the session is used; the database decides when it ends.
+func (h *Handler) user(w http.ResponseWriter, r *http.Request) (*application.ConsoleUser, error) {
+	c, err := r.Cookie(sessionCookie)
+	if err != nil {
+		return nil, nil
+	}
+	u, err := h.app.SessionUser(r.Context(), c.Value)
+	if u != nil {
+		http.SetCookie(w, h.cookie(r, sessionCookie, c.Value, int(session.IdleTimeout.Seconds())))
+	}
+	return u, err
+}
+
+// page registers a page for signed-in users; others go to the sign-in.
+func (h *Handler) page(pattern string, fn func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error) {
+	h.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		u, err := h.user(w, r)
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		if u == nil {
+			next := r.URL.Path
+			if r.URL.RawQuery != "" {
+				next += "?" + r.URL.RawQuery
+			}
+			http.Redirect(w, r, "/console/signin?next="+url.QueryEscape(next), http.StatusSeeOther)
+			return
+		}
+		r = r.WithContext(context.WithValue(r.Context(), userKey{}, u))
+		if err := fn(w, r, u); err != nil {
+			h.fail(w, r, err)
+		}
+	})
+}
+
+// Who may post a form.
+type role int
+
+const (
+	anyone   role = iota // every signed-in user (signing out)
+	operator             // operators and admins
+	admin
+)
+
+// action registers a form post: it needs a session, the session's CSRF
+// token and a role that may act, or it is refused with 403 before anything
+// runs.
+func (h *Handler) action(pattern string, need role, fn func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error) {
+	h.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
+		u, err := h.user(w, r)
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		if u == nil {
+			forbidden(w, "you are not signed in (or your session has ended); sign in again")
+			return
+		}
+		if err := r.ParseMultipartForm(maxFormBytes); err != nil && !errors.Is(err, http.ErrNotMultipart) {
+			var tooLarge *http.MaxBytesError
+			if errors.As(err, &tooLarge) {
+				http.Error(w, "413 the upload is larger than 40 MiB", http.StatusRequestEntityTooLarge)
+				return
+			}
+			forbidden(w, "the form could not be read")
+			return
+		}
+		if sent := r.PostFormValue("csrf"); sent == "" || subtle.ConstantTimeCompare([]byte(sent), []byte(u.CSRFToken)) != 1 {
+			forbidden(w, "the form carries no valid security token; reload the page and try again")
+			return
+		}
+		if (need >= operator && !canAct(u)) || (need == admin && !isAdmin(u)) {
+			forbidden(w, "your role ("+string(u.Role)+") may not do this")
+			return
+		}
+		r = r.WithContext(context.WithValue(r.Context(), userKey{}, u))
+		if err := fn(w, r, u); err != nil {
+			h.fail(w, r, err)
+		}
+	})
+}
+
+type signInData struct {
+	Name, Next, Error string
+	Token             string
+}
+
+func (h *Handler) authRoutes() {
+	h.mux.HandleFunc("GET /console/signin", func(w http.ResponseWriter, r *http.Request) {
+		if u, err := h.user(w, r); err == nil && u != nil {
+			http.Redirect(w, r, safeNext(r.URL.Query().Get("next")), http.StatusSeeOther)
+			return
+		}
+		h.signInPage(w, r, http.StatusOK, signInData{Next: r.URL.Query().Get("next")})
+	})
+	h.mux.HandleFunc("POST /console/signin", func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+		if err := r.ParseForm(); err != nil {
+			forbidden(w, "the form could not be read")
+			return
+		}
+		c, err := r.Cookie(signInCookie)
+		sent := r.PostForm.Get("csrf")
+		if err != nil || sent == "" || subtle.ConstantTimeCompare([]byte(c.Value), []byte(sent)) != 1 {
+			forbidden(w, "the sign-in form carries no valid security token; reload the page and try again")
+			return
+		}
+		d := signInData{Name: strings.TrimSpace(r.PostForm.Get("name")), Next: r.PostForm.Get("next")}
+		key := r.PostForm.Get("key")
+		if d.Name == "" || key == "" {
+			d.Error = "Enter your user name and your API key."
+			h.signInPage(w, r, http.StatusBadRequest, d)
+			return
+		}
+		if h.cfg.Guard != nil {
+			if wait := h.cfg.Guard.SignInLocked(r, d.Name); wait > 0 {
+				w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+				d.Error = fmt.Sprintf("Too many failed sign-ins. Try again in %d seconds.", int(math.Ceil(wait.Seconds())))
+				h.signInPage(w, r, http.StatusTooManyRequests, d)
+				return
+			}
+		}
+		token, err := h.app.SignIn(r.Context(), d.Name, key)
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		if token == "" {
+			if h.cfg.Guard != nil {
+				h.cfg.Guard.SignInFailed(r, d.Name)
+			}
+			d.Error = "This user name and key do not match an enabled user."
+			h.signInPage(w, r, http.StatusUnauthorized, d)
+			return
+		}
+		// The browser keeps the cookie for the whole idle period; the
+		// database decides when the session really ends.
+		http.SetCookie(w, h.cookie(r, sessionCookie, token, int(session.IdleTimeout.Seconds())))
+		http.SetCookie(w, h.cookie(r, signInCookie, "", -1))
+		http.Redirect(w, r, safeNext(d.Next), http.StatusSeeOther)
+	})
+	h.action("POST /console/signout", anyone, func(w http.ResponseWriter, r *http.Request, _ *application.ConsoleUser) error {
+		if c, err := r.Cookie(sessionCookie); err == nil {
+			if err := h.app.SignOut(r.Context(), c.Value); err != nil {
+				return err
+			}
+		}
+		http.SetCookie(w, h.cookie(r, sessionCookie, "", -1))
+		h.redirect(w, r, "/console/signin", "You are signed out.")
+		return nil
+	})
+}
+
+func (h *Handler) signInPage(w http.ResponseWriter, r *http.Request, status int, d signInData) {
+	token := ""
+	if c, err := r.Cookie(signInCookie); err == nil && len(c.Value) >= 32 {
+		token = c.Value
+	} else {
+		token = rand.Text() + rand.Text()
+		http.SetCookie(w, h.cookie(r, signInCookie, token, 3600))
+	}
+	d.Token = token
+	h.render(w, r, status, "signin", view{Title: "Sign in", Data: d})
+}
+
+// safeNext keeps a redirect after sign-in inside the console.
+func safeNext(next string) string {
+	if !strings.HasPrefix(next, "/console/") || strings.HasPrefix(next, "//") || strings.Contains(next, "\\") {
+		return "/console/search"
+	}
+	return next
+}

@@ -1,0 +1,299 @@
+// Package console is the warehouse console: server-rendered pages for the
+// people who receive, put away, count, pick and ship. It drives the same
+// use cases as the JSON API and owns nothing but pages and forms.
+package console
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/errs"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// Prefix is where the console is mounted.
+const Prefix = "/console/"
+
+// Config is what the console needs beyond the use cases.
+type Config struct {
+	// HTTPS tells whether a request reached the service over https (the
+	// HTTP adapter's notion, which honours trusted proxies); nil: only a
+	// TLS connection counts.
+	HTTPS func(*http.Request) bool
+	// Guard holds sign-ins to the API's failed-attempt limits; nil: none.
+	Guard SignInGuard
+}
+
+// SignInGuard limits failed sign-ins per user name and client address.
+type SignInGuard interface {
+	// SignInLocked tells how long name must wait from this client (0: none).
+	SignInLocked(r *http.Request, name string) time.Duration
+	// SignInFailed counts a failed sign-in.
+	SignInFailed(r *http.Request, name string)
+}
+
+// Handler serves the console under Prefix.
+type Handler struct {
+	app   *application.App
+	log   *zap.Logger
+	cfg   Config
+	mux   *http.ServeMux
+	pages map[string]*template.Template
+}
+
+// New builds the console.
+func New(app *application.App, log *zap.Logger, cfg Config) (*Handler, error) {
+	if cfg.HTTPS == nil {
+		cfg.HTTPS = func(r *http.Request) bool { return r.TLS != nil }
+	}
+	h := &Handler{app: app, log: log, cfg: cfg, mux: http.NewServeMux()}
+	if err := h.parseTemplates(); err != nil {
+		return nil, err
+	}
+	static, err := fs.Sub(staticFS, "static")
+	if err != nil {
+		return nil, err
+	}
+	files := http.StripPrefix("/console/static/", http.FileServerFS(static))
+	h.mux.Handle("GET /console/static/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=3600")
+		files.ServeHTTP(w, r)
+	}))
+	h.mux.HandleFunc("GET /console/{$}", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/console/search", http.StatusSeeOther)
+	})
+	h.authRoutes()
+	h.searchRoutes()
+	h.productRoutes()
+	h.binRoutes()
+	h.warehouseRoutes()
+	h.orderRoutes()
+	h.csvRoutes()
+	h.lowStockRoutes()
+	h.webhookRoutes()
+	return h, nil
+}
+
+// ServeHTTP serves a console request; the HTTP adapter around it logs,
+// measures and recovers.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("X-Frame-Options", "DENY")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Referrer-Policy", "same-origin")
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'")
+	if _, pattern := h.mux.Handler(r); pattern == "" {
+		h.notFound(w, r)
+		return
+	}
+	h.mux.ServeHTTP(w, r)
+}
+
+var funcs = template.FuncMap{
+	"time": func(t any) string {
+		switch v := t.(type) {
+		case time.Time:
+			return v.UTC().Format("2006-01-02 15:04")
+		case *time.Time:
+			if v == nil {
+				return "—"
+			}
+			return v.UTC().Format("2006-01-02 15:04")
+		}
+		return ""
+	},
+	"signed": func(n int) string {
+		if n > 0 {
+			return "+" + strconv.Itoa(n)
+		}
+		return strconv.Itoa(n)
+	},
+	"query": func(pairs ...any) template.URL {
+		v := url.Values{}
+		for i := 0; i+1 < len(pairs); i += 2 {
+			v.Set(fmt.Sprint(pairs[i]), fmt.Sprint(pairs[i+1]))
+		}
+		return template.URL(v.Encode())
+	},
+	"add": func(a, b int) int { return a + b },
+	"sub": func(a, b int) int { return a - b },
+	// dict hands a template several values: dict "form" $f "name" "warehouse".
+	"dict": func(pairs ...any) map[string]any {
+		m := map[string]any{}
+		for i := 0; i+1 < len(pairs); i += 2 {
+			m[fmt.Sprint(pairs[i])] = pairs[i+1]
+		}
+		return m
+	},
+	"str": func(v any) string { return fmt.Sprint(v) },
+	"qty": func(id int64) string { return fmt.Sprintf("qty_%d", id) },
+}
+
+func (h *Handler) parseTemplates() error {
+	base, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html")
+	if err != nil {
+		return err
+	}
+	names, err := fs.Glob(templateFS, "templates/*.html")
+	if err != nil {
+		return err
+	}
+	h.pages = map[string]*template.Template{}
+	for _, name := range names {
+		short := strings.TrimSuffix(strings.TrimPrefix(name, "templates/"), ".html")
+		if short == "layout" {
+			continue
+		}
+		t, err := template.Must(base.Clone()).ParseFS(templateFS, name)
+		if err != nil {
+			return fmt.Errorf("console template %s: %w", name, err)
+		}
+		h.pages[short] = t
+	}
+	return nil
+}
+
+// view is what every page shows around its content.
+type view struct {
+	Title  string
+	Nav    string
+	User   *application.ConsoleUser
+	CSRF   string
+	Notice string
+	Alert  string
+	Query  string
+	// Focus turns the header's search field's autofocus off for pages
+	// whose own first field should have it.
+	Focus bool
+	Data  any
+}
+
+// CanAct tells whether the signed-in user may change anything.
+func (v view) CanAct() bool { return v.User != nil && canAct(v.User) }
+
+// IsAdmin tells whether the signed-in user is an admin.
+func (v view) IsAdmin() bool { return v.User != nil && isAdmin(v.User) }
+
+func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, name string, v view) {
+	t, ok := h.pages[name]
+	if !ok {
+		h.fail(w, r, fmt.Errorf("console: no template %q", name))
+		return
+	}
+	if v.User != nil {
+		v.CSRF = v.User.CSRFToken
+	}
+	if v.Notice == "" {
+		v.Notice = takeFlash(w, r)
+	}
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "layout.html", v); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = buf.WriteTo(w)
+}
+
+// fail shows an error page: the message for what the person can act on,
+// a reference to the log for anything else.
+func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	status, msg := http.StatusInternalServerError, "Something went wrong on our side. The log has the details."
+	switch errs.KindOf(err) {
+	case errs.NotFound:
+		status, msg = http.StatusNotFound, messageOf(err)
+	case errs.Invalid, errs.Conflict:
+		status, msg = http.StatusBadRequest, messageOf(err)
+	case errs.Unavailable:
+		status, msg = http.StatusServiceUnavailable, "The database is unavailable. Try again in a moment."
+	}
+	if status >= 500 && !errors.Is(err, context.Canceled) {
+		h.log.Error("console request failed", zap.String("path", r.URL.Path), zap.Error(err))
+	}
+	user, _ := r.Context().Value(userKey{}).(*application.ConsoleUser)
+	t := h.pages["error"]
+	var buf bytes.Buffer
+	if t == nil || t.ExecuteTemplate(&buf, "layout.html", view{Title: http.StatusText(status), User: user, Alert: msg, Data: status}) != nil {
+		http.Error(w, msg, status)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = buf.WriteTo(w)
+}
+
+func (h *Handler) notFound(w http.ResponseWriter, r *http.Request) {
+	h.fail(w, r, errs.NotFoundf("There is no console page at %s.", r.URL.Path))
+}
+
+// messageOf is an error's message for people: the service's own message,
+// with the offending properties when it names them.
+func messageOf(err error) string {
+	e, ok := errs.As(err)
+	if !ok {
+		return err.Error()
+	}
+	if len(e.Fields) > 0 {
+		parts := make([]string, len(e.Fields))
+		for i, f := range e.Fields {
+			parts[i] = f.Property + " " + f.Message
+		}
+		return strings.Join(parts, "; ")
+	}
+	return e.Message
+}
+
+// pathID reads a positive id from the path; anything else names nothing.
+func pathID(r *http.Request, wildcard, what string) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue(wildcard), 10, 64)
+	if err != nil || id <= 0 || id > 2147483647 {
+		return 0, errs.NotFoundf("There is no such %s.", what)
+	}
+	return id, nil
+}
+
+const flashCookie = "inventory_console_notice"
+
+// flash carries a notice to the page a successful form redirects to.
+func (h *Handler) flash(w http.ResponseWriter, r *http.Request, msg string) {
+	http.SetCookie(w, &http.Cookie{Name: flashCookie, Value: url.QueryEscape(msg), Path: "/console/",
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: h.cfg.HTTPS(r), MaxAge: 60})
+}
+
+func takeFlash(w http.ResponseWriter, r *http.Request) string {
+	c, err := r.Cookie(flashCookie)
+	if err != nil {
+		return ""
+	}
+	http.SetCookie(w, &http.Cookie{Name: flashCookie, Path: "/console/", MaxAge: -1})
+	msg, _ := url.QueryUnescape(c.Value)
+	return msg
+}
+
+// redirect ends a successful form with a notice on the page it returns to.
+func (h *Handler) redirect(w http.ResponseWriter, r *http.Request, to, notice string) {
+	if notice != "" {
+		h.flash(w, r, notice)
+	}
+	http.Redirect(w, r, to, http.StatusSeeOther)
+}

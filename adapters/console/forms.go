@@ -1,0 +1,199 @@
+package console
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/stock"
+)
+
+// form is one form of a page: the idempotency key it was rendered with,
+// what was entered, and the errors beside each field ("" is the form's
+// own, shown above its button).
+type form struct {
+	Key    string
+	Values map[string]string
+	Errors map[string]string
+}
+
+func newForm() *form {
+	return &form{Key: rand.Text() + rand.Text(), Values: map[string]string{}, Errors: map[string]string{}}
+}
+
+// postedForm is the form as submitted, keeping its key for a replay.
+func postedForm(r *http.Request) *form {
+	f := &form{Key: r.PostFormValue("key"), Values: map[string]string{}, Errors: map[string]string{}}
+	for k, v := range r.PostForm {
+		if len(v) > 0 {
+			f.Values[k] = strings.TrimSpace(v[0])
+		}
+	}
+	return f
+}
+
+// Val is what the field holds.
+func (f *form) Val(field string) string { return f.Values[field] }
+
+// Err is the error shown beside the field.
+func (f *form) Err(field string) string { return f.Errors[field] }
+
+// Failed tells whether the form has any error.
+func (f *form) Failed() bool { return len(f.Errors) > 0 }
+
+// renew gives a failed form a new key: the failure used up the old one.
+func (f *form) renew() *form {
+	f.Key = rand.Text() + rand.Text()
+	return f
+}
+
+func (f *form) fail(field, msg string) {
+	if _, taken := f.Errors[field]; !taken {
+		f.Errors[field] = msg
+	}
+}
+
+// quantity reads a whole number the way the API's bounds allow.
+func (f *form) quantity(field string, positive bool) int {
+	raw := f.Values[field]
+	if raw == "" {
+		f.fail(field, "Enter a quantity.")
+		return 0
+	}
+	n, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil {
+		f.fail(field, "Enter a whole number.")
+		return 0
+	}
+	q, err := stock.ParseQuantity(field, n)
+	if err != nil {
+		f.fail(field, "Must be a whole number from 0 to 1000000000.")
+		return 0
+	}
+	if positive && q <= 0 {
+		f.fail(field, "Must be at least 1.")
+	} else if q < 0 {
+		f.fail(field, "Must not be negative.")
+	}
+	return q
+}
+
+// id reads a required positive id chosen in a select.
+func (f *form) id(field, what string) int64 {
+	n, err := strconv.ParseInt(f.Values[field], 10, 64)
+	if err != nil || n <= 0 || n > 2147483647 {
+		f.fail(field, "Choose "+what+".")
+		return 0
+	}
+	return n
+}
+
+// fingerprint tells two submissions of a form apart by what they ask for.
+func (f *form) fingerprint(action string) string {
+	keys := make([]string, 0, len(f.Values))
+	for k := range f.Values {
+		if k != "csrf" && k != "key" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	sum := sha256.New()
+	sum.Write([]byte(action))
+	for _, k := range keys {
+		sum.Write([]byte{0})
+		sum.Write([]byte(k + "=" + f.Values[k]))
+	}
+	return hex.EncodeToString(sum.Sum(nil))
+}
+
+// place puts a use case's message beside the field it concerns: a location
+// that does not exist beside the location, anything else beside fallback.
+var (
+	aboutBin       = regexp.MustCompile(`^bin location (\d+|with code)|binLocation`)
+	aboutWarehouse = regexp.MustCompile(`^warehouse (\d+|with code|id)`)
+)
+
+func (f *form) place(msg, binField, warehouseField, fallback string) {
+	switch {
+	case binField != "" && aboutBin.MatchString(msg):
+		f.fail(binField, msg)
+	case warehouseField != "" && aboutWarehouse.MatchString(msg):
+		f.fail(warehouseField, msg)
+	default:
+		f.fail(fallback, msg)
+	}
+}
+
+type storedResult struct {
+	Success bool   `json:"success"`
+	Message string `json:"message,omitempty"`
+}
+
+// renderResults is what the batch engine stores under the form's key and
+// hands back when the form is submitted again.
+func renderResults(res application.BatchResult) ([]byte, error) {
+	out := make([]storedResult, len(res.Results))
+	for i, r := range res.Results {
+		out[i] = storedResult{Success: r.Success, Message: r.Message}
+	}
+	return json.Marshal(out)
+}
+
+// batchRun is the outcome of a form run through the batch engine.
+type batchRun struct {
+	Results  []storedResult
+	Replayed bool
+}
+
+// stockBatch runs stock operations through the same idempotent engine as
+// PUT /api/stock/…, under the same endpoint name (which names the cause of
+// stock.changed): under the form's key, once, with the user in the ledger.
+// The fingerprint is the form's, so a key never matches an API body.
+func (h *Handler) stockBatch(ctx context.Context, u *application.ConsoleUser, f *form, endpoint, action string, ops []application.BatchOperation) (batchRun, error) {
+	meta := application.BatchMeta{Key: f.Key, Endpoint: endpoint, Fingerprint: f.fingerprint("console " + action), User: u.Name}
+	out, err := h.app.StockBatch(ctx, meta, ops, renderResults)
+	return decodeRun(out, err)
+}
+
+func decodeRun(out application.BatchOutcome, err error) (batchRun, error) {
+	if err != nil {
+		return batchRun{}, err
+	}
+	run := batchRun{Replayed: out.Replayed}
+	if err := json.Unmarshal(out.Body, &run.Results); err != nil {
+		return batchRun{}, err
+	}
+	return run, nil
+}
+
+// formError puts an error of the whole run on the form when it is one the
+// person can act on (an invalid key, a key reused with other values), and
+// hands anything else back.
+func formError(f *form, err error) error {
+	switch errs.KindOf(err) {
+	case errs.Conflict:
+		f.fail("", "This form was already submitted with other values. Reload the page to start over.")
+		return nil
+	case errs.Invalid:
+		f.fail("", messageOf(err))
+		return nil
+	}
+	return err
+}
+
+// replayNotice tells the person that a repeated submission did nothing new.
+func replayNotice(run batchRun, done string) string {
+	if run.Replayed {
+		return "This form had already been submitted; it was applied once. " + done
+	}
+	return done
+}

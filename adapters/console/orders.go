@@ -1,0 +1,225 @@
+package console
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/catalog"
+	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/order"
+	"github.com/shopstock/inventory/domain/stock"
+	"github.com/shopstock/inventory/domain/warehouse"
+	"github.com/shopstock/inventory/ports"
+)
+
+// ordersPerPage is the page size of the open orders.
+const ordersPerPage = 50
+
+// closed are the statuses of orders there is nothing left to do for.
+var closed = []any{string(order.StatusCompletelyDelivered), string(order.StatusCompleted), string(order.StatusCancelled)}
+
+type ordersData struct {
+	Orders      []*order.Order
+	Page, Pages int
+	Total       int
+}
+
+type positionRow struct {
+	Detail      *order.Detail
+	Article     *catalog.ArticleDetail
+	Outstanding int
+	Returnable  int
+	Form        *form
+}
+
+type orderData struct {
+	Order      *order.Order
+	Positions  []positionRow
+	Warehouses []*warehouse.Warehouse
+	DefaultWH  int64
+	Ship       *form
+	Picking    *form
+	Return     *form
+	Picks      []pickRow
+	// Returnable is what the order's positions may still send back.
+	Returnable int
+	ReturnWH   int64
+	Open       bool
+	// ToShip is what the whole order still has to ship, Unreserved the part
+	// of it no picking list holds yet.
+	ToShip, Unreserved int
+}
+
+func (h *Handler) orderRoutes() {
+	h.pickingRoutes()
+	h.page("GET /console/orders", func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+		d := ordersData{Page: 1}
+		if p, err := strconv.Atoi(r.URL.Query().Get("page")); err == nil && p > 1 && p < 1_000_000 {
+			d.Page = p
+		}
+		p, err := h.app.Orders(r.Context(), ports.ListQuery{Start: (d.Page - 1) * ordersPerPage, Limit: ordersPerPage,
+			Filters: []ports.Filter{{Property: "order.status", Expression: ports.ExprNotIn, Values: closed}},
+			Sorts:   []ports.Sort{{Property: "order.id"}}})
+		if err != nil {
+			return err
+		}
+		d.Orders, d.Total = p.Items, p.Total
+		d.Pages = max(1, (p.Total+ordersPerPage-1)/ordersPerPage)
+		h.render(w, r, http.StatusOK, "orders", view{Title: "Open orders", Nav: "orders", User: u, Data: d})
+		return nil
+	})
+	h.page("GET /console/orders/{id}", func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+		id, err := pathID(r, "id", "order")
+		if err != nil {
+			return err
+		}
+		return h.orderPage(w, r, u, id, http.StatusOK, orderForms{})
+	})
+	// Shipping a whole order is idempotent by nature: an order with nothing
+	// left to ship is left alone.
+	h.action("POST /console/orders/{id}/ship", operator, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+		id, err := pathID(r, "id", "order")
+		if err != nil {
+			return err
+		}
+		f := postedForm(r)
+		wh := f.id("warehouse", "the warehouse to ship from")
+		if !f.Failed() {
+			err := h.app.ShipOrder(r.Context(), application.OrderRef{ID: id}, &stock.WarehouseSpec{ID: wh}, false, u.Name)
+			if errs.KindOf(err) == errs.Invalid {
+				f.place(messageOf(err), "", "warehouse", "")
+			} else if err != nil {
+				return err
+			}
+		}
+		if f.Failed() {
+			return h.orderPage(w, r, u, id, http.StatusBadRequest, orderForms{ship: f})
+		}
+		h.redirect(w, r, fmt.Sprintf("/console/orders/%d", id), "The order is shipped.")
+		return nil
+	})
+	h.action("POST /console/orders/{id}/positions/{detail}/ship", operator, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+		id, err := pathID(r, "id", "order")
+		if err != nil {
+			return err
+		}
+		detail, err := pathID(r, "detail", "order position")
+		if err != nil {
+			return err
+		}
+		f := postedForm(r)
+		q := f.quantity("quantity", true)
+		at := f.location("warehouse", "bin")
+		if f.Failed() {
+			return h.orderPage(w, r, u, id, http.StatusBadRequest, orderForms{position: f, detail: detail})
+		}
+		meta := application.BatchMeta{Key: f.Key, Endpoint: "orderDetails/ship",
+			Fingerprint: f.fingerprint(fmt.Sprintf("console ship %d", detail)), User: u.Name}
+		out, err := h.app.ShipOrderDetails(r.Context(), meta,
+			[]application.DetailShipment{{OperationID: []byte("1"), OrderDetailID: detail, Quantity: q, From: at}}, renderResults)
+		run, err := decodeRun(out, err)
+		if err := formError(f, err); err != nil {
+			return err
+		}
+		if !f.Failed() && !run.Results[0].Success {
+			f.place(run.Results[0].Message, "bin", "warehouse", "quantity")
+		}
+		if f.Failed() {
+			return h.orderPage(w, r, u, id, http.StatusBadRequest, orderForms{position: f.renew(), detail: detail})
+		}
+		h.redirect(w, r, fmt.Sprintf("/console/orders/%d", id), replayNotice(run, fmt.Sprintf("Shipped %d.", q)))
+		return nil
+	})
+}
+
+// orderForms are the failed forms an order page shows again in their place.
+type orderForms struct {
+	ship     *form
+	position *form
+	detail   int64 // the position of position
+	picking  *form
+	ret      *form
+}
+
+// orderPage shows an order with its forms.
+func (h *Handler) orderPage(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser, id int64, status int, posted orderForms) error {
+	ctx := r.Context()
+	o, err := h.app.Order(ctx, application.OrderRef{ID: id})
+	if err != nil {
+		return err
+	}
+	d := orderData{Order: o, Ship: newForm(), Picking: newForm(), Return: newForm(), Open: o.Status() != order.StatusCancelled}
+	if d.Warehouses, err = h.warehouses(r); err != nil {
+		return err
+	}
+	for _, wh := range d.Warehouses {
+		if wh.IsDefault() {
+			d.DefaultWH = wh.ID()
+		}
+		if wh.IsDefaultReturn() {
+			d.ReturnWH = wh.ID()
+		}
+	}
+	whValue := strconv.FormatInt(d.DefaultWH, 10)
+	d.Ship.Values["warehouse"] = whValue
+	d.Picking.Values["warehouse"] = whValue
+	d.Return.Values["warehouse"] = strconv.FormatInt(d.ReturnWH, 10)
+	d.Return.Values["restock"] = "1"
+	if posted.ship != nil {
+		d.Ship = posted.ship
+	}
+	if posted.picking != nil {
+		d.Picking = posted.picking
+	}
+	if posted.ret != nil {
+		d.Return = posted.ret
+	}
+	articles, err := h.articlesByID(r, o)
+	if err != nil {
+		return err
+	}
+	for _, det := range o.Details() {
+		row := positionRow{Detail: det, Article: articles[det.ArticleDetailID()], Outstanding: o.Outstanding(det), Form: newForm(),
+			Returnable: det.Shipped() - det.Returned()}
+		d.ToShip += row.Outstanding
+		d.Returnable += row.Returnable
+		row.Form.Values["warehouse"] = whValue
+		row.Form.Values["quantity"] = strconv.Itoa(row.Outstanding)
+		if posted.position != nil && det.ID() == posted.detail {
+			row.Form = posted.position
+		}
+		d.Positions = append(d.Positions, row)
+	}
+	list, err := h.app.PickingListOf(ctx, application.OrderRef{ID: id})
+	if err != nil {
+		return err
+	}
+	d.Unreserved = d.ToShip
+	for _, p := range list.Picks {
+		d.Picks = append(d.Picks, pickRow{Pick: p, Article: articles[p.ArticleDetailID]})
+		d.Unreserved -= p.Quantity
+	}
+	h.render(w, r, status, "order", view{Title: "Order " + o.Number(), Nav: "orders", User: u, Data: d})
+	return nil
+}
+
+// articlesByID reads the products of an order's positions in one list.
+func (h *Handler) articlesByID(r *http.Request, o *order.Order) (map[int64]*catalog.ArticleDetail, error) {
+	var ids []any
+	for _, d := range o.Details() {
+		ids = append(ids, d.ArticleDetailID())
+	}
+	out := map[int64]*catalog.ArticleDetail{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	p, err := h.app.ArticleDetails(r.Context(), ports.ListQuery{Limit: len(ids), Filters: []ports.Filter{
+		{Property: "articleDetail.id", Expression: ports.ExprIn, Values: ids},
+	}})
+	for _, a := range p.Items {
+		out[a.Article.ID()] = a.Article
+	}
+	return out, err
+}

@@ -1,0 +1,192 @@
+package console
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/shopstock/inventory/adapters/stockcsv"
+	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/warehouse"
+	"github.com/shopstock/inventory/ports"
+)
+
+// previewRows is how many lines of a preview the page lists; the counts
+// cover every line.
+const previewRows = 500
+
+type csvData struct {
+	Warehouses []*warehouse.Warehouse
+	Form       *form
+	// A preview, when a file was uploaded.
+	Preview *importPreview
+	// Rejected lists the lines of an import that was refused.
+	Rejected []errs.LineError
+}
+
+// previewLine is a line of the file beside what it would do.
+type previewLine struct {
+	application.ImportLine
+	application.ImportLinePreview
+}
+
+type importPreview struct {
+	Mode     string
+	CSV      string
+	Lines    []previewLine
+	Total    int
+	Failed   int
+	Apply    *form
+	Shown    int
+	Filename string
+}
+
+func (h *Handler) csvRoutes() {
+	h.page("GET /console/stock", func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+		return h.csvPage(w, r, u, http.StatusOK, csvData{Form: newForm()})
+	})
+	h.page("GET /console/stock.csv", func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+		code := r.URL.Query().Get("warehouse")
+		name := "stock.csv"
+		if code != "" {
+			name = "stock-" + code + ".csv"
+		}
+		// The export streams: a failure after the first row can only cut
+		// the download short, which the browser reports as failed.
+		started := false
+		var cw *stockcsv.Writer
+		err := h.app.ExportStock(r.Context(), code, func(row ports.StockExportRow) error {
+			if !started {
+				if err := h.startCSV(w, name, &cw); err != nil {
+					return err
+				}
+				started = true
+			}
+			return cw.Write(row)
+		})
+		if err != nil && !started {
+			return err
+		}
+		if err != nil {
+			panic(http.ErrAbortHandler)
+		}
+		if !started {
+			if err := h.startCSV(w, name, &cw); err != nil {
+				return err
+			}
+		}
+		return cw.Flush()
+	})
+	h.action("POST /console/stock/preview", operator, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+		f := postedForm(r)
+		mode := application.ImportMode(f.Val("mode"))
+		if mode != application.ImportSet && mode != application.ImportChange {
+			f.fail("mode", "Choose whether the file sets or changes stock.")
+		}
+		file, header, err := r.FormFile("file")
+		if err != nil {
+			f.fail("file", "Choose a CSV file to upload.")
+			return h.csvPage(w, r, u, http.StatusBadRequest, csvData{Form: f})
+		}
+		defer file.Close()
+		body, err := io.ReadAll(file)
+		if err != nil {
+			return err
+		}
+		if f.Failed() {
+			return h.csvPage(w, r, u, http.StatusBadRequest, csvData{Form: f})
+		}
+		lines, err := stockcsv.ReadImport(body)
+		if err != nil {
+			if errs.KindOf(err) != errs.Invalid {
+				return err
+			}
+			f.fail("file", messageOf(err))
+			return h.csvPage(w, r, u, http.StatusBadRequest, csvData{Form: f})
+		}
+		p, err := h.app.PreviewStockImport(r.Context(), u.Name, mode, lines)
+		if errs.KindOf(err) == errs.Invalid {
+			f.fail("file", messageOf(err))
+			return h.csvPage(w, r, u, http.StatusBadRequest, csvData{Form: f})
+		}
+		if err != nil {
+			return err
+		}
+		pv := &importPreview{Mode: string(mode), CSV: string(body), Total: len(p.Lines), Failed: p.Failed,
+			Apply: newForm(), Filename: header.Filename}
+		for i, l := range p.Lines {
+			if len(pv.Lines) == previewRows {
+				break
+			}
+			pv.Lines = append(pv.Lines, previewLine{ImportLine: lines[i], ImportLinePreview: l})
+		}
+		pv.Shown = len(pv.Lines)
+		return h.csvPage(w, r, u, http.StatusOK, csvData{Form: f, Preview: pv})
+	})
+	h.action("POST /console/stock/import", operator, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+		f := postedForm(r)
+		mode := application.ImportMode(f.Val("mode"))
+		body := []byte(r.PostFormValue("csv")) // untrimmed: the file as uploaded
+		lines, err := stockcsv.ReadImport(body)
+		if err == nil {
+			sum := sha256.Sum256(body)
+			// The API's endpoint and fingerprint (the file's SHA-256): an
+			// import is the same request from either side.
+			meta := application.BatchMeta{Key: f.Key, Endpoint: "stock/import/" + string(mode),
+				Fingerprint: hex.EncodeToString(sum[:]), User: u.Name}
+			var out application.BatchOutcome
+			out, err = h.app.ImportStock(r.Context(), meta, mode, lines, func(res application.ImportResult) ([]byte, error) {
+				return json.Marshal(res)
+			})
+			if err == nil {
+				var res application.ImportResult
+				if err := json.Unmarshal(out.Body, &res); err != nil {
+					return err
+				}
+				done := fmt.Sprintf("Imported %d lines.", res.Lines)
+				if out.Replayed {
+					done = "This import had already been applied; it was applied once. " + done
+				}
+				h.redirect(w, r, "/console/stock", done)
+				return nil
+			}
+		}
+		e, ok := errs.As(err)
+		if !ok || (e.Kind != errs.Invalid && e.Kind != errs.Conflict) {
+			return err
+		}
+		up := newForm()
+		up.Values["mode"] = string(mode)
+		up.fail("file", messageOf(err))
+		if e.Kind == errs.Conflict {
+			up.Errors["file"] = "This import form was already used for another file. Upload the file again."
+		}
+		return h.csvPage(w, r, u, http.StatusBadRequest, csvData{Form: up, Rejected: e.Lines})
+	})
+}
+
+func (h *Handler) startCSV(w http.ResponseWriter, name string, cw **stockcsv.Writer) error {
+	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name))
+	w.Header().Set("Cache-Control", "no-store")
+	x, err := stockcsv.NewWriter(w)
+	*cw = x
+	return err
+}
+
+func (h *Handler) csvPage(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser, status int, d csvData) error {
+	whs, err := h.warehouses(r)
+	if err != nil {
+		return err
+	}
+	d.Warehouses = whs
+	if d.Form.Val("mode") == "" {
+		d.Form.Values["mode"] = "change"
+	}
+	h.render(w, r, status, "stockcsv", view{Title: "Import and export", Nav: "stock", User: u, Data: d})
+	return nil
+}

@@ -1,0 +1,55 @@
+package http
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/shopstock/inventory/domain/user"
+)
+
+// Mount serves another adapter (the console) under prefix, inside this
+// handler's request id, recovery, metrics and access log.
+func (h *Handler) Mount(prefix string, handler http.Handler) {
+	h.mux.Handle(prefix, handler)
+	if trimmed := strings.TrimSuffix(prefix, "/"); trimmed != prefix && trimmed != "" {
+		h.mux.Handle("GET "+trimmed, http.RedirectHandler(prefix, http.StatusMovedPermanently))
+	}
+}
+
+// IsHTTPS tells whether the client reached the service over https: over
+// TLS, behind a trusted proxy that says so, or under an https base URL.
+func (h *Handler) IsHTTPS(r *http.Request) bool {
+	if r.TLS != nil || strings.HasPrefix(strings.ToLower(h.cfg.BaseURL), "https://") {
+		return true
+	}
+	return h.fromTrustedProxy(r) &&
+		strings.EqualFold(strings.TrimSpace(strings.Split(r.Header.Get("X-Forwarded-Proto"), ",")[0]), "https")
+}
+
+// attemptKeys are what a failed authentication counts against: the client
+// address, and the user name when it could be one.
+func (h *Handler) attemptKeys(r *http.Request, name string) []string {
+	keys := []string{"address " + h.ClientAddress(r)}
+	if user.ValidName(name) {
+		keys = append(keys, "user "+name)
+	}
+	return keys
+}
+
+// SignInLocked tells how long sign-ins as name from this client must wait
+// (0: none), under the API's failed-attempt limits, so that another
+// adapter's sign-in form is no way around them.
+func (h *Handler) SignInLocked(r *http.Request, name string) time.Duration {
+	return h.attempts.lockedFor(h.cfg.now(), h.attemptKeys(r, name)...)
+}
+
+// SignInFailed counts a failed sign-in like a failed API authentication,
+// and logs it the same way (never the key).
+func (h *Handler) SignInFailed(r *http.Request, name string) {
+	h.attempts.fail(h.cfg.now(), h.attemptKeys(r, name)...)
+	h.log.Warn("authentication failed", zap.String("request_id", requestID(r.Context())),
+		zap.String("user", logSafe(name)), zap.String("client", h.ClientAddress(r)), zap.String("reason", "console sign-in: wrong user, key or disabled user"))
+}

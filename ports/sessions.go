@@ -1,0 +1,21 @@
+package ports
+
+import (
+	"context"
+	"time"
+
+	"github.com/shopstock/inventory/domain/session"
+)
+
+// SessionRepository stores console sessions, so that every instance serves
+// every session.
+type SessionRepository interface {
+	Add(ctx context.Context, s *session.Session) error
+	// Get returns the session with that token hash, nil when there is none.
+	Get(ctx context.Context, tokenHash string) (*session.Session, error)
+	// Touch stores the session's last use.
+	Touch(ctx context.Context, s *session.Session) error
+	Delete(ctx context.Context, tokenHash string) error
+	// PurgeIdle deletes the sessions last used before the given time.
+	PurgeIdle(ctx context.Context, before time.Time) (int, error)
+}

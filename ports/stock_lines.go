@@ -1,0 +1,26 @@
+package ports
+
+import "time"
+
+// StockLine is a mapping as people read it: with the codes, number and name
+// of what it joins.
+type StockLine struct {
+	WarehouseID         int64
+	WarehouseCode       string
+	BinLocationID       int64
+	BinLocationCode     string
+	ArticleDetailID     int64
+	ArticleDetailNumber string
+	ArticleDetailName   string
+	Stock               int
+	ReservedStock       int
+	DefaultMapping      bool
+	LastStockTake       *time.Time
+}
+
+// StockLineFilter picks the lines of one article detail or of one bin
+// location (whichever id is not 0).
+type StockLineFilter struct {
+	ArticleDetailID int64
+	BinLocationID   int64
+}
