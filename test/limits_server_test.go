@@ -99,6 +99,9 @@ func TestMaxInFlight(t *testing.T) {
 	env := apitest.NewWithConfig(t, testdb.SQLite(t), httpapi.Config{MaxInFlight: 1})
 	// The first request stays in flight while its body trickles in.
 	pr, pw := io.Pipe()
+	// Registered after the server's cleanup, so it runs first: however the
+	// test ends, the request in flight ends too and the server can close.
+	t.Cleanup(func() { pw.CloseWithError(io.ErrUnexpectedEOF) })
 	req, _ := http.NewRequest(http.MethodPost, env.URL+"/api/warehouses", pr)
 	req.Header.Set("Content-Type", "application/json")
 	req.SetBasicAuth(apitest.User, apitest.Key)
