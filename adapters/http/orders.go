@@ -159,15 +159,12 @@ func (h *Handler) shipOrder(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	raw, err := readBody(r, w)
+	var body orderShipBody
+	sent, err := optionalBody(w, r, &body)
 	if err != nil {
 		return err
 	}
-	var body orderShipBody
-	if raw != nil {
-		if err := decodeStrict(raw, &body); err != nil {
-			return err
-		}
+	if sent {
 		if err := h.validate(body); err != nil {
 			return err
 		}

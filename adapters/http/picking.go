@@ -45,15 +45,9 @@ func (h *Handler) reservePickingList(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	raw, err := readBody(r, w)
-	if err != nil {
-		return err
-	}
 	var body pickingListBody
-	if raw != nil {
-		if err := decodeStrict(raw, &body); err != nil {
-			return err
-		}
+	if _, err := optionalBody(w, r, &body); err != nil {
+		return err
 	}
 	var at *stock.WarehouseSpec
 	if body.Warehouse != nil {

@@ -65,10 +65,17 @@ func notFoundError(resource, raw string) error {
 
 // emptyObject accepts no body or `{}`, for actions that take no input.
 func emptyObject(w http.ResponseWriter, r *http.Request) error {
+	var body struct{}
+	_, err := optionalBody(w, r, &body)
+	return err
+}
+
+// optionalBody decodes the request body into dst strictly when there is
+// one, and tells whether there was; no body leaves dst as it is.
+func optionalBody(w http.ResponseWriter, r *http.Request, dst any) (bool, error) {
 	raw, err := readBody(r, w)
 	if err != nil || raw == nil {
-		return err
+		return false, err
 	}
-	var body struct{}
-	return decodeStrict(raw, &body)
+	return true, decodeStrict(raw, dst)
 }
