@@ -2,7 +2,6 @@ package application
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"time"
 
@@ -88,9 +87,8 @@ type trackedStock struct {
 }
 
 func (r trackedStock) Save(ctx context.Context, ws *stock.WorkingSet) error {
-	upserted, removed, _ := ws.Changes()
-	for _, m := range slices.Concat(upserted, removed) {
-		r.t.touch(m.ArticleDetailID())
+	for _, id := range ws.ChangedArticles() {
+		r.t.touch(id)
 	}
 	return r.StockRepository.Save(ctx, ws)
 }

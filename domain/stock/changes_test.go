@@ -1,6 +1,9 @@
 package stock
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestChangesSaysWhatToWriteBack(t *testing.T) {
 	tests := []struct {
@@ -91,4 +94,14 @@ func TestChangesSaysWhatToWriteBack(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestChangedArticlesAreThoseWhoseMappingsAreWritten(t *testing.T) {
+	ws := load(t, row{bin: shelfA, stock: 2}, row{bin: shelfB, stock: 4, article: other}, row{bin: shelfC, stock: 1})
+	mustNot(t, ws.change(article, atA, -2, ref)) // a stored mapping removed
+	eq(t, "after a removal", ws.ChangedArticles(), []int64{article})
+	mustNot(t, ws.change(other, atD, 3, ref)) // a new mapping
+	got := ws.ChangedArticles()
+	slices.Sort(got)
+	eq(t, "after a new mapping", got, []int64{article, other})
 }

@@ -260,6 +260,20 @@ func (ws *WorkingSet) Changes() (upserted []*Mapping, removed []*Mapping, entrie
 	return upserted, removed, slices.Clone(ws.entries)
 }
 
+// ChangedArticles are the article details whose mappings Changes writes,
+// without its ordering work: what a caller that only watches needs.
+func (ws *WorkingSet) ChangedArticles() []int64 {
+	seen := make(map[int64]bool)
+	var out []int64
+	for _, m := range ws.mappings {
+		if (ws.touched[m] || (m.id == 0 && !m.Removable())) && !seen[m.articleDetailID] {
+			seen[m.articleDetailID] = true
+			out = append(out, m.articleDetailID)
+		}
+	}
+	return out
+}
+
 func (ws *WorkingSet) ordered() []*Mapping {
 	out := make([]*Mapping, 0, len(ws.mappings))
 	for _, m := range ws.mappings {
