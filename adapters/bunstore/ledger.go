@@ -2,7 +2,6 @@ package bunstore
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"time"
 
@@ -56,6 +55,9 @@ func (r ledger) append(ctx context.Context, entries []stock.LedgerEntry) error {
 	if len(entries) == 0 {
 		return nil
 	}
+	if r.s.db.postgres {
+		return r.appendPostgres(ctx, entries)
+	}
 	rows := make([]ledgerRow, len(entries))
 	for i, e := range entries {
 		rows[i] = ledgerRow{
@@ -65,9 +67,6 @@ func (r ledger) append(ctx context.Context, entries []stock.LedgerEntry) error {
 			OrderID: optional(e.Ref.OrderID), OrderDetailID: optional(e.Ref.OrderDetailID),
 			User: e.Ref.User, CreatedAt: e.CreatedAt.UTC(),
 		}
-	}
-	if r.s.db.postgres {
-		return r.appendPostgres(ctx, rows)
 	}
 	return r.appendSQLite(ctx, rows)
 }
@@ -125,36 +124,89 @@ func (r ledger) appendSQLite(ctx context.Context, rows []ledgerRow) error {
 	return nil
 }
 
-// appendPostgres sends the entries as one array per column: far less text
-// for the server to parse than a thousand-row VALUES list.
-func (r ledger) appendPostgres(ctx context.Context, rows []ledgerRow) error {
-	n := len(rows)
-	articles, warehouses, bins := make([]int64, n), make([]int64, n), make([]int64, n)
-	types, keys, opIDs, users := make([]string, n), make([]*string, n), make([]*string, n), make([]string, n)
-	quantities, after := make([]int64, n), make([]int64, n)
-	orders, details := make([]*int64, n), make([]*int64, n)
-	created := make([]time.Time, n)
-	for i, row := range rows {
-		articles[i], warehouses[i], bins[i] = row.ArticleDetailID, row.WarehouseID, row.BinLocationID
-		types[i], keys[i], opIDs[i], users[i] = row.Type, row.IdempotencyKey, row.OperationID, row.User
-		quantities[i], after[i] = int64(row.Quantity), int64(row.StockAfter)
-		orders[i], details[i], created[i] = row.OrderID, row.OrderDetailID, row.CreatedAt
-	}
-	columns := `INSERT INTO stock_ledger_entries
-(article_detail_id, warehouse_id, bin_location_id, type, quantity, stock_after, idempotency_key, operation_id, order_id, order_detail_id, user_name, created_at)
-`
-	arrays := []any{pgdialect.Array(articles), pgdialect.Array(warehouses), pgdialect.Array(bins), pgdialect.Array(types),
-		pgdialect.Array(quantities), pgdialect.Array(after), pgdialect.Array(keys), pgdialect.Array(opIDs),
-		pgdialect.Array(orders), pgdialect.Array(details), pgdialect.Array(users)}
-	const unnest = `unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::int[], ?::int[], ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::text[]`
-	// A batch's entries share one time: it is sent once, not formatted into
-	// an array a thousand times.
-	if slices.IndexFunc(created, func(t time.Time) bool { return !t.Equal(created[0]) }) < 0 {
-		_, err := r.s.idb.ExecContext(ctx, columns+`SELECT u.*, ?::timestamptz FROM `+unnest+`) AS u`, append([]any{created[0]}, arrays...)...)
-		return err
-	}
-	_, err := r.s.idb.ExecContext(ctx, columns+`SELECT * FROM `+unnest+`, ?::timestamptz[])`, append(arrays, pgdialect.Array(created))...)
+// appendPostgres sends the entries as one array per column (far less text
+// for the server to parse than a thousand-row VALUES list), and a column
+// whose value every entry shares (the batch's key, user, time, type) as one
+// value.
+func (r ledger) appendPostgres(ctx context.Context, entries []stock.LedgerEntry) error {
+	var c pgColumns
+	pgColumn(&c, entries, "article_detail_id", "bigint", func(e *stock.LedgerEntry) int64 { return e.ArticleDetailID })
+	pgColumn(&c, entries, "warehouse_id", "bigint", func(e *stock.LedgerEntry) int64 { return e.WarehouseID })
+	pgColumn(&c, entries, "bin_location_id", "bigint", func(e *stock.LedgerEntry) int64 { return e.BinLocationID })
+	pgColumn(&c, entries, "type", "text", func(e *stock.LedgerEntry) string { return string(e.Type) })
+	pgColumn(&c, entries, "quantity", "int", func(e *stock.LedgerEntry) int64 { return int64(e.Quantity) })
+	pgColumn(&c, entries, "stock_after", "int", func(e *stock.LedgerEntry) int64 { return int64(e.StockAfter) })
+	pgColumn(&c, entries, "idempotency_key", "text", func(e *stock.LedgerEntry) *string { return optional(e.Ref.IdempotencyKey) })
+	pgColumn(&c, entries, "operation_id", "text", func(e *stock.LedgerEntry) *string { return optional(e.Ref.OperationID) })
+	pgColumn(&c, entries, "order_id", "bigint", func(e *stock.LedgerEntry) *int64 { return optional(e.Ref.OrderID) })
+	pgColumn(&c, entries, "order_detail_id", "bigint", func(e *stock.LedgerEntry) *int64 { return optional(e.Ref.OrderDetailID) })
+	pgColumn(&c, entries, "user_name", "text", func(e *stock.LedgerEntry) string { return e.Ref.User })
+	pgColumn(&c, entries, "created_at", "timestamptz", func(e *stock.LedgerEntry) time.Time { return e.CreatedAt.UTC() })
+	_, err := r.s.idb.ExecContext(ctx, c.insert("stock_ledger_entries"), c.args...)
 	return err
+}
+
+// pgColumns builds INSERT … SELECT … FROM unnest(…): each column is either
+// one value or an array with a value per row.
+type pgColumns struct {
+	names, values, arrays []string
+	args, arrayArgs       []any
+}
+
+// pgColumn adds a column whose values get reads from the rows: one value
+// when all rows agree, an array otherwise. Pointers are NULL when nil.
+func pgColumn[R any, T comparable](c *pgColumns, rows []R, name, sqlType string, get func(*R) T) {
+	c.names = append(c.names, name)
+	first := get(&rows[0])
+	uniform := true
+	for i := 1; i < len(rows) && uniform; i++ {
+		uniform = equalValue(get(&rows[i]), first)
+	}
+	if uniform {
+		c.values = append(c.values, "?::"+sqlType)
+		c.args = append(c.args, first)
+		return
+	}
+	values := make([]T, len(rows))
+	for i := range rows {
+		values[i] = get(&rows[i])
+	}
+	c.values = append(c.values, "u."+name)
+	c.arrays = append(c.arrays, "?::"+sqlType+"[]")
+	c.arrayArgs = append(c.arrayArgs, pgdialect.Array(values))
+}
+
+// equalValue compares values, and pointers by what they point at.
+func equalValue[T comparable](a, b T) bool {
+	switch x := any(a).(type) {
+	case *string:
+		y := any(b).(*string)
+		return x == y || (x != nil && y != nil && *x == *y)
+	case *int64:
+		y := any(b).(*int64)
+		return x == y || (x != nil && y != nil && *x == *y)
+	case time.Time:
+		return x.Equal(any(b).(time.Time))
+	}
+	return a == b
+}
+
+// insert is the statement; its arguments are c.args.
+func (c *pgColumns) insert(table string) string {
+	var arrayNames []string
+	for i, v := range c.values {
+		if strings.HasPrefix(v, "u.") {
+			arrayNames = append(arrayNames, c.names[i])
+		}
+	}
+	q := "INSERT INTO " + table + " (" + strings.Join(c.names, ", ") + ") SELECT " + strings.Join(c.values, ", ")
+	if len(c.arrays) > 0 {
+		q += " FROM unnest(" + strings.Join(c.arrays, ", ") + ") AS u(" + strings.Join(arrayNames, ", ") + ")"
+		// The scalar placeholders come first in the text, the arrays after.
+		c.args = append(c.args, c.arrayArgs...)
+		c.arrayArgs = nil
+	}
+	return q
 }
 
 func (r ledger) List(ctx context.Context, q ports.ListQuery) (ports.Page[ports.LedgerRecord], error) {

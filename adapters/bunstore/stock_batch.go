@@ -2,6 +2,7 @@ package bunstore
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strconv"
 	"strings"
@@ -187,19 +188,15 @@ func (r stockMappings) shareLock() string {
 	return ""
 }
 
-// indexJoins keeps PostgreSQL on nested loops over the unique indexes for
-// the next statements of the transaction: with default costs it otherwise
-// prefers hashing a 1000-row list against a scan of the whole mapping table,
-// which is several times slower. restore undoes it.
-func (r stockMappings) indexJoins(ctx context.Context) (restore func() error, err error) {
-	if _, err := r.s.idb.ExecContext(ctx, "SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off"); err != nil {
-		return nil, err
-	}
-	return func() error {
-		_, err := r.s.idb.ExecContext(ctx, "SET LOCAL enable_hashjoin = on; SET LOCAL enable_mergejoin = on")
-		return err
-	}, nil
-}
+// indexJoinsOn keeps PostgreSQL on nested loops over the unique indexes
+// for the statements that follow it in the transaction: with default costs
+// it otherwise prefers hashing a 1000-row list against a scan of the whole
+// mapping table, which is several times slower. indexJoinsOff undoes it.
+// Both go in one round trip with the statement they are for.
+const (
+	indexJoinsOn  = "SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off"
+	indexJoinsOff = "SET LOCAL enable_hashjoin = on; SET LOCAL enable_mergejoin = on"
+)
 
 type lockedMappingRow struct {
 	mappingRow `bun:",extend"`
@@ -322,36 +319,47 @@ func parsedTime(s string) (*time.Time, error) {
 }
 
 // lockPostgres joins the wanted pairs to the mappings through their
-// indexes, one statement per kind of want, and locks what it finds.
+// indexes, one statement per kind of want. It takes no row locks: every
+// writer of mappings locks their products first (ArticleDetails().Lock, in
+// id order, before Load reads a mapping), so no other transaction can
+// change these rows until this one ends, and reading after that lock sees
+// what the previous writer committed. The pairs are looked up one by one
+// (LATERAL … OFFSET 0 keeps the planner from hashing a thousand pairs
+// against the whole table instead of using the unique indexes), and the
+// rows are scanned column by column: no reflection for a thousand rows.
 func (r stockMappings) lockPostgres(ctx context.Context, wants stock.MappingNeeds) ([]lockedMappingRow, error) {
-	restore, err := r.indexJoins(ctx)
-	if err != nil {
-		return nil, err
-	}
-	lock := ""
-	if r.s.write {
-		lock = " FOR UPDATE OF m"
-	}
-	var all []lockedMappingRow
-	// Mappings found by warehouse bring their bins' codes along (the
-	// strategy orders by them); a named bin was resolved with its code.
-	query := func(join string, withBins bool, a, x []int64) error {
-		sql := "SELECT m.*, '' AS bin_code FROM unnest(?::bigint[], ?::bigint[]) AS p(a, x) " + join
-		if withBins {
-			sql = "SELECT m.*, b.code AS bin_code FROM unnest(?::bigint[], ?::bigint[]) AS p(a, x) " + join +
-				" JOIN bin_locations AS b ON b.id = m.bin_location_id"
+	all := make([]lockedMappingRow, 0, len(wants.InWarehouse)+len(wants.OnBin))
+	query := func(text string, a, x []int64) error {
+		rows, err := r.s.idb.QueryContext(ctx, text, pgdialect.Array(a), pgdialect.Array(x))
+		if err != nil {
+			return err
 		}
-		var rows []lockedMappingRow
-		err := r.s.idb.NewRaw(sql+" ORDER BY m.id"+lock, pgdialect.Array(a), pgdialect.Array(x)).Scan(ctx, &rows)
-		all = append(all, rows...)
-		return err
+		defer rows.Close()
+		for rows.Next() {
+			var row lockedMappingRow
+			var take sql.NullTime
+			if err := rows.Scan(&row.ID, &row.BinLocationID, &row.WarehouseID, &row.ArticleDetailID, &row.Stock, &row.ReservedStock,
+				&row.IsDefault, &take, &row.BinCode); err != nil {
+				return err
+			}
+			if take.Valid {
+				row.LastStockTake = &take.Time
+			}
+			all = append(all, row)
+		}
+		return rows.Err()
 	}
+	const columns = "m.id, m.bin_location_id, m.warehouse_id, m.article_detail_id, m.stock, m.reserved_stock, m.is_default, m.last_stock_take"
 	if n := len(wants.InWarehouse); n > 0 {
 		a, w := make([]int64, n), make([]int64, n)
 		for i, p := range wants.InWarehouse {
 			a[i], w[i] = p.ArticleDetailID, p.WarehouseID
 		}
-		if err := query("JOIN stock_mappings AS m ON m.article_detail_id = p.a AND m.warehouse_id = p.x", true, a, w); err != nil {
+		// Mappings found by warehouse bring their bins' codes along (the
+		// strategy orders by them).
+		if err := query("SELECT "+columns+", b.code FROM unnest(?::bigint[], ?::bigint[]) AS p(a, x)"+
+			" CROSS JOIN LATERAL (SELECT * FROM stock_mappings AS m WHERE m.article_detail_id = p.a AND m.warehouse_id = p.x OFFSET 0) AS m"+
+			" JOIN bin_locations AS b ON b.id = m.bin_location_id ORDER BY m.id", a, w); err != nil {
 			return nil, err
 		}
 	}
@@ -360,11 +368,14 @@ func (r stockMappings) lockPostgres(ctx context.Context, wants stock.MappingNeed
 		for i, p := range wants.OnBin {
 			a[i], b[i] = p.ArticleDetailID, p.BinLocationID
 		}
-		if err := query("JOIN stock_mappings AS m ON m.bin_location_id = p.x AND m.article_detail_id = p.a", false, a, b); err != nil {
+		// A named bin was resolved with its code.
+		if err := query("SELECT "+columns+", '' FROM unnest(?::bigint[], ?::bigint[]) AS p(a, x)"+
+			" CROSS JOIN LATERAL (SELECT * FROM stock_mappings AS m WHERE m.bin_location_id = p.x AND m.article_detail_id = p.a OFFSET 0) AS m"+
+			" ORDER BY m.id", a, b); err != nil {
 			return nil, err
 		}
 	}
-	return all, restore()
+	return all, nil
 }
 
 func toMappingRow(m *stock.Mapping) mappingRow {
@@ -433,18 +444,13 @@ func (r stockMappings) update(ctx context.Context, rows []mappingRow) error {
 		for i, row := range rows {
 			ids[i], stocks[i], reserved[i], defaults[i], takes[i] = row.ID, int64(row.Stock), int64(row.ReservedStock), row.IsDefault, row.LastStockTake
 		}
-		restore, err := r.indexJoins(ctx)
-		if err != nil {
-			return err
-		}
-		_, err = r.s.idb.ExecContext(ctx, `UPDATE stock_mappings AS m
+		// The planner is kept on the unique index for this one statement
+		// (see indexJoins), in the same round trip.
+		_, err := r.s.idb.ExecContext(ctx, indexJoinsOn+`; UPDATE stock_mappings AS m
 SET stock = v.stock, reserved_stock = v.reserved, is_default = v.is_default, last_stock_take = v.take
 FROM unnest(?::bigint[], ?::int[], ?::int[], ?::boolean[], ?::timestamptz[]) AS v(id, stock, reserved, is_default, take)
-WHERE m.id = v.id`, pgdialect.Array(ids), pgdialect.Array(stocks), pgdialect.Array(reserved), pgdialect.Array(defaults), pgdialect.Array(takes))
-		if err != nil {
-			return err
-		}
-		return restore()
+WHERE m.id = v.id; `+indexJoinsOff, pgdialect.Array(ids), pgdialect.Array(stocks), pgdialect.Array(reserved), pgdialect.Array(defaults), pgdialect.Array(takes))
+		return err
 	}
 	// SQLite: one set-based statement per chunk, its values bound as
 	// parameters (parsed once, not a thousand statement executions); bound
