@@ -128,7 +128,7 @@ func (r articles) Lock(ctx context.Context, ids []int64) (map[int64]bool, error)
 		return found, nil
 	}
 	var got []int64
-	q := r.s.idb.NewSelect().Table("article_details").Column("id").Where("id IN (?)", bun.List(ids)).OrderExpr("id")
+	q := r.s.idb.NewSelect().Table("article_details").Column("id").Where(r.s.idIn("id", ids)).OrderExpr("id")
 	if r.s.write && r.s.db.postgres {
 		// NO KEY UPDATE excludes other stock writers but not the key-share
 		// locks that inserting rows referencing the product takes.

@@ -49,7 +49,7 @@ func (r events) lockedSnapshots(ctx context.Context, ids []int64) ([]lockedSnaps
 	var rows []lockedSnapshotRow
 	q := r.s.idb.NewSelect().TableExpr("stock_snapshots AS ss").Join("JOIN article_details AS a ON a.id = ss.article_detail_id").
 		ColumnExpr("ss.article_detail_id, ss.figures, ss.below, a.number, a.name, a.reorder_point").
-		Where("ss.article_detail_id IN (?)", bun.List(ids)).OrderExpr("ss.article_detail_id")
+		Where(r.s.idIn("ss.article_detail_id", ids)).OrderExpr("ss.article_detail_id")
 	if r.s.write && r.s.db.postgres {
 		q = q.For("UPDATE OF ss") // the products are locked by their writers already
 	}

@@ -3,8 +3,6 @@ package bunstore
 import (
 	"context"
 
-	"github.com/uptrace/bun"
-
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
 )
@@ -34,13 +32,13 @@ func (r figures) StockOf(ctx context.Context, ids []int64) (map[int64][]stock.Wa
 	err := r.s.idb.NewRaw(`SELECT 'w' AS kind, t.article_detail_id, t.warehouse_id, w.code AS warehouse_code,
     w.stock_available_for_sale, t.stock, t.reserved_stock
 FROM stock_totals AS t JOIN warehouses AS w ON w.id = t.warehouse_id
-WHERE t.article_detail_id IN (?0) AND t.mappings > 0
+WHERE t.article_detail_id ?0 AND t.mappings > 0
 UNION ALL
 SELECT 'o', od.article_detail_id, 0, '', ?1, SUM(od.outstanding), 0
 FROM order_details AS od
-WHERE od.article_detail_id IN (?0) AND od.outstanding > 0
+WHERE od.article_detail_id ?0 AND od.outstanding > 0
 GROUP BY od.article_detail_id
-ORDER BY 2, 3`, bun.List(ids), false).Scan(ctx, &rows)
+ORDER BY 2, 3`, r.s.inIDs(ids), false).Scan(ctx, &rows)
 	for _, row := range rows {
 		if row.Kind == "o" {
 			outstanding[row.ArticleDetailID] = row.Stock

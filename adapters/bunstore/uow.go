@@ -13,6 +13,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/schema"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
@@ -197,4 +199,32 @@ func notFound(err error, format string, args ...any) error {
 		return errs.NotFoundf(format, args...)
 	}
 	return err
+}
+
+// idIn is the condition "column is one of ids" with its argument, for
+// Where. On PostgreSQL the ids travel as one array, which is planned in
+// constant time however many there are; a list of literals is not.
+func (s *store) idIn(column string, ids []int64) (string, any) {
+	return column + " ?", s.inIDs(ids)
+}
+
+// inIDs is the right-hand side "IN (…)" or "= ANY(…)" of idIn, for raw SQL.
+func (s *store) inIDs(ids []int64) schema.QueryAppender {
+	return idsCondition{postgres: s.db.postgres, ids: ids}
+}
+
+type idsCondition struct {
+	postgres bool
+	ids      []int64
+}
+
+func (c idsCondition) AppendQuery(gen schema.QueryGen, b []byte) ([]byte, error) {
+	if !c.postgres {
+		b = append(b, "IN ("...)
+		b, err := bun.List(c.ids).AppendQuery(gen, b)
+		return append(b, ')'), err
+	}
+	b = append(b, "= ANY("...)
+	b, err := pgdialect.Array(c.ids).AppendQuery(gen, b)
+	return append(b, "::bigint[])"...), err
 }
