@@ -2,6 +2,7 @@ package bunstore
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -185,6 +186,9 @@ func equalValue[T comparable](a, b T) bool {
 	case *int64:
 		y := any(b).(*int64)
 		return x == y || (x != nil && y != nil && *x == *y)
+	case *time.Time:
+		y := any(b).(*time.Time)
+		return x == y || (x != nil && y != nil && x.Equal(*y))
 	case time.Time:
 		return x.Equal(any(b).(time.Time))
 	}
@@ -193,20 +197,41 @@ func equalValue[T comparable](a, b T) bool {
 
 // insert is the statement; its arguments are c.args.
 func (c *pgColumns) insert(table string) string {
+	return "INSERT INTO " + table + " (" + strings.Join(c.names, ", ") + ") SELECT " + strings.Join(c.values, ", ") + c.from()
+}
+
+// update is the statement that sets every column but the first on the
+// table's row whose key is the first; its arguments are c.args.
+func (c *pgColumns) update(table, alias string) string {
+	sets := make([]string, len(c.names)-1)
+	for i := range sets {
+		sets[i] = c.names[i+1] + " = " + c.values[i+1]
+	}
+	from := c.from()
+	// The key's placeholder, if it is one, comes last in the text.
+	key := c.values[0]
+	if !strings.HasPrefix(key, "u.") {
+		c.args = append(slices.Clone(c.args[1:]), c.args[0])
+	}
+	return "UPDATE " + table + " AS " + alias + " SET " + strings.Join(sets, ", ") + from +
+		" WHERE " + alias + "." + c.names[0] + " = " + key
+}
+
+// from is the FROM clause of the arrays, whose arguments it appends.
+func (c *pgColumns) from() string {
+	if len(c.arrays) == 0 {
+		return ""
+	}
 	var arrayNames []string
 	for i, v := range c.values {
 		if strings.HasPrefix(v, "u.") {
 			arrayNames = append(arrayNames, c.names[i])
 		}
 	}
-	q := "INSERT INTO " + table + " (" + strings.Join(c.names, ", ") + ") SELECT " + strings.Join(c.values, ", ")
-	if len(c.arrays) > 0 {
-		q += " FROM unnest(" + strings.Join(c.arrays, ", ") + ") AS u(" + strings.Join(arrayNames, ", ") + ")"
-		// The scalar placeholders come first in the text, the arrays after.
-		c.args = append(c.args, c.arrayArgs...)
-		c.arrayArgs = nil
-	}
-	return q
+	// The scalar placeholders come first in the text, the arrays after.
+	c.args = append(c.args, c.arrayArgs...)
+	c.arrayArgs = nil
+	return " FROM unnest(" + strings.Join(c.arrays, ", ") + ") AS u(" + strings.Join(arrayNames, ", ") + ")"
 }
 
 func (r ledger) List(ctx context.Context, q ports.ListQuery) (ports.Page[ports.LedgerRecord], error) {

@@ -480,17 +480,16 @@ func (r stockMappings) apply(ctx context.Context, upserted, removed []*stock.Map
 
 func (r stockMappings) update(ctx context.Context, rows []mappingRow) error {
 	if r.s.db.postgres {
-		ids, stocks, reserved := make([]int64, len(rows)), make([]int64, len(rows)), make([]int64, len(rows))
-		defaults, takes := make([]bool, len(rows)), make([]*time.Time, len(rows))
-		for i, row := range rows {
-			ids[i], stocks[i], reserved[i], defaults[i], takes[i] = row.ID, int64(row.Stock), int64(row.ReservedStock), row.IsDefault, row.LastStockTake
-		}
-		// The planner is kept on the unique index for this one statement
-		// (see indexJoins), in the same round trip.
-		_, err := r.s.idb.ExecContext(ctx, indexJoinsOn+`; UPDATE stock_mappings AS m
-SET stock = v.stock, reserved_stock = v.reserved, is_default = v.is_default, last_stock_take = v.take
-FROM unnest(?::bigint[], ?::int[], ?::int[], ?::boolean[], ?::timestamptz[]) AS v(id, stock, reserved, is_default, take)
-WHERE m.id = v.id; `+indexJoinsOff, pgdialect.Array(ids), pgdialect.Array(stocks), pgdialect.Array(reserved), pgdialect.Array(defaults), pgdialect.Array(takes))
+		// What every row shares (no reservations, no stocktake) is sent
+		// once; the planner is kept on the unique index for this one
+		// statement (see indexJoinsOn), in the same round trip.
+		var c pgColumns
+		pgColumn(&c, rows, "id", "bigint", func(m *mappingRow) int64 { return m.ID })
+		pgColumn(&c, rows, "stock", "int", func(m *mappingRow) int64 { return int64(m.Stock) })
+		pgColumn(&c, rows, "reserved_stock", "int", func(m *mappingRow) int64 { return int64(m.ReservedStock) })
+		pgColumn(&c, rows, "is_default", "boolean", func(m *mappingRow) bool { return m.IsDefault })
+		pgColumn(&c, rows, "last_stock_take", "timestamptz", func(m *mappingRow) *time.Time { return m.LastStockTake })
+		_, err := r.s.idb.ExecContext(ctx, indexJoinsOn+"; "+c.update("stock_mappings", "m")+"; "+indexJoinsOff, c.args...)
 		return err
 	}
 	// SQLite: one set-based statement per chunk, its values bound as

@@ -38,3 +38,35 @@ func TestUnpackMappingsReadsWhatPostgreSQLPacks(t *testing.T) {
 		}
 	}
 }
+
+func TestPgColumnsSendWhatRowsShareOnce(t *testing.T) {
+	type row struct {
+		id, stock int64
+		key       *string
+	}
+	k := "k"
+	build := func(rows []row) (string, int) {
+		var c pgColumns
+		pgColumn(&c, rows, "id", "bigint", func(r *row) int64 { return r.id })
+		pgColumn(&c, rows, "stock", "int", func(r *row) int64 { return r.stock })
+		pgColumn(&c, rows, "key", "text", func(r *row) *string { return r.key })
+		return c.update("t", "x"), len(c.args)
+	}
+	got, args := build([]row{{1, 5, &k}, {2, 5, &k}})
+	if want := "UPDATE t AS x SET stock = ?::int, key = ?::text FROM unnest(?::bigint[]) AS u(id) WHERE x.id = u.id"; got != want || args != 3 {
+		t.Errorf("shared columns:\n got %s (%d args)\nwant %s", got, args, want)
+	}
+	other := "other"
+	got, args = build([]row{{1, 5, &k}, {2, 6, &other}})
+	if want := "UPDATE t AS x SET stock = u.stock, key = u.key FROM unnest(?::bigint[], ?::int[], ?::text[]) AS u(id, stock, key) WHERE x.id = u.id"; got != want || args != 3 {
+		t.Errorf("varying columns:\n got %s (%d args)\nwant %s", got, args, want)
+	}
+	got, args = build([]row{{7, 5, nil}})
+	if want := "UPDATE t AS x SET stock = ?::int, key = ?::text WHERE x.id = ?::bigint"; got != want || args != 3 {
+		t.Errorf("one row:\n got %s (%d args)\nwant %s", got, args, want)
+	}
+	got, args = build([]row{{1, 5, nil}, {2, 5, &k}})
+	if want := "UPDATE t AS x SET stock = ?::int, key = u.key FROM unnest(?::bigint[], ?::text[]) AS u(id, key) WHERE x.id = u.id"; got != want || args != 3 {
+		t.Errorf("NULL and a value differ:\n got %s (%d args)\nwant %s", got, args, want)
+	}
+}
