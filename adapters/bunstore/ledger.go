@@ -72,57 +72,41 @@ func (r ledger) append(ctx context.Context, entries []stock.LedgerEntry) error {
 	return r.appendSQLite(ctx, rows)
 }
 
-// ledgerInsertChunk rows go into one prepared SQLite statement; its
-// parameters stay far below SQLite's limit of 32766.
-const ledgerInsertChunk = 100
+// ledgerInsertChunk rows at most go into one SQLite statement.
+const ledgerInsertChunk = 1000
 
 const ledgerInsertColumns = `INSERT INTO stock_ledger_entries
 (article_detail_id, warehouse_id, bin_location_id, type, quantity, stock_after, idempotency_key, operation_id, order_id, order_detail_id, user_name, created_at) VALUES `
 
-// appendSQLite binds the entries as parameters of a prepared multi-row
-// insert: SQLite parses the statement once instead of a thousand literals.
+// appendSQLite binds the entries as parameters of multi-row inserts, a
+// value that every entry shares (the batch's key, user, time, type) once.
 func (r ledger) appendSQLite(ctx context.Context, rows []ledgerRow) error {
-	tx, ok := r.s.idb.(bun.Tx)
-	if !ok {
-		_, err := r.s.idb.NewInsert().Model(&rows).ExcludeColumn("id").Exec(ctx)
+	conn := r.s.sqlConn()
+	c := newSQLiteColumns(len(rows))
+	sqliteColumn(c, rows, "article_detail_id", func(l *ledgerRow) int64 { return l.ArticleDetailID }, func(v int64) any { return v })
+	sqliteColumn(c, rows, "warehouse_id", func(l *ledgerRow) int64 { return l.WarehouseID }, func(v int64) any { return v })
+	sqliteColumn(c, rows, "bin_location_id", func(l *ledgerRow) int64 { return l.BinLocationID }, func(v int64) any { return v })
+	sqliteColumn(c, rows, "type", func(l *ledgerRow) string { return l.Type }, func(v string) any { return v })
+	sqliteColumn(c, rows, "quantity", func(l *ledgerRow) int { return l.Quantity }, func(v int) any { return v })
+	sqliteColumn(c, rows, "stock_after", func(l *ledgerRow) int { return l.StockAfter }, func(v int) any { return v })
+	sqliteColumn(c, rows, "idempotency_key", func(l *ledgerRow) *string { return l.IdempotencyKey }, func(v *string) any { return derefOrNil(v) })
+	sqliteColumn(c, rows, "operation_id", func(l *ledgerRow) *string { return l.OperationID }, func(v *string) any { return derefOrNil(v) })
+	sqliteColumn(c, rows, "order_id", func(l *ledgerRow) *int64 { return l.OrderID }, func(v *int64) any { return derefOrNil(v) })
+	sqliteColumn(c, rows, "order_detail_id", func(l *ledgerRow) *int64 { return l.OrderDetailID }, func(v *int64) any { return derefOrNil(v) })
+	sqliteColumn(c, rows, "user_name", func(l *ledgerRow) string { return l.User }, func(v string) any { return v })
+	sqliteColumn(c, rows, "created_at", func(l *ledgerRow) time.Time { return l.CreatedAt }, func(v time.Time) any { return sqliteTime(&v) })
+	return c.chunks(ledgerInsertChunk, func(tuples string, args []any) error {
+		_, err := conn.ExecContext(ctx, ledgerInsertColumns+tuples, args...)
 		return err
+	})
+}
+
+// derefOrNil is what a pointer points at, or nil (NULL).
+func derefOrNil[T any](p *T) any {
+	if p == nil {
+		return nil
 	}
-	placeholders := func(n int) string {
-		return ledgerInsertColumns + strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), ", n), ", ")
-	}
-	// A batch's entries share one time: it is formatted (in UTC) once, not per row.
-	var lastTime time.Time
-	var lastText any
-	args := func(chunk []ledgerRow) []any {
-		out := make([]any, 0, len(chunk)*12)
-		for _, row := range chunk {
-			if lastText == nil || !row.CreatedAt.Equal(lastTime) {
-				lastTime, lastText = row.CreatedAt, sqliteTime(&row.CreatedAt)
-			}
-			out = append(out, row.ArticleDetailID, row.WarehouseID, row.BinLocationID, row.Type, row.Quantity, row.StockAfter,
-				row.IdempotencyKey, row.OperationID, row.OrderID, row.OrderDetailID, row.User, lastText)
-		}
-		return out
-	}
-	full := len(rows) / ledgerInsertChunk * ledgerInsertChunk
-	if full > 0 {
-		stmt, err := tx.Tx.PrepareContext(ctx, placeholders(ledgerInsertChunk))
-		if err != nil {
-			return err
-		}
-		defer stmt.Close()
-		for start := 0; start < full; start += ledgerInsertChunk {
-			if _, err := stmt.ExecContext(ctx, args(rows[start:start+ledgerInsertChunk])...); err != nil {
-				return err
-			}
-		}
-	}
-	if rest := rows[full:]; len(rest) > 0 {
-		if _, err := tx.Tx.ExecContext(ctx, placeholders(len(rest)), args(rest)...); err != nil {
-			return err
-		}
-	}
-	return nil
+	return *p
 }
 
 // appendPostgres sends the entries as one array per column (far less text

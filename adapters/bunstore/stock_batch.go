@@ -237,48 +237,35 @@ func (r stockMappings) lockMappings(ctx context.Context, wants stock.MappingNeed
 
 // lockSQLite reads the wanted mappings; SQLite's immediate transaction
 // already holds the database, so there is nothing to lock row by row. The
-// pairs travel as one JSON argument, written by hand, and the rows are
-// scanned column by column: no reflection for a thousand rows.
+// pairs are bound as parameters of a VALUES list, and the rows are scanned
+// column by column: no reflection for a thousand rows.
 func (r stockMappings) lockSQLite(ctx context.Context, wants stock.MappingNeeds) ([]lockedMappingRow, error) {
 	conn := r.s.sqlConn()
 	all := make([]lockedMappingRow, 0, len(wants.InWarehouse)+len(wants.OnBin))
 	query := func(join, binCode string, n int, pair func(i int) (int64, int64)) error {
-		arg := make([]byte, 0, 24*n+2)
-		arg = append(arg, '[')
-		for i := range n {
-			a, x := pair(i)
-			if i > 0 {
-				arg = append(arg, ',')
+		for start := 0; start < n; start += sqlitePairsChunk {
+			end := min(start+sqlitePairsChunk, n)
+			args := make([]any, 0, 2*(end-start))
+			for i := start; i < end; i++ {
+				a, x := pair(i)
+				args = append(args, a, x)
 			}
-			arg = append(arg, '[')
-			arg = strconv.AppendInt(arg, a, 10)
-			arg = append(arg, ',')
-			arg = strconv.AppendInt(arg, x, 10)
-			arg = append(arg, ']')
-		}
-		arg = append(arg, ']')
-		rows, err := conn.QueryContext(ctx, `SELECT m.id, m.bin_location_id, m.warehouse_id, m.article_detail_id, m.stock, m.reserved_stock, m.is_default, m.last_stock_take, `+
-			binCode+` FROM json_each(?) AS p CROSS `+join+` ORDER BY m.id`, string(arg))
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var row lockedMappingRow
-			var take any
-			if err := rows.Scan(&row.ID, &row.BinLocationID, &row.WarehouseID, &row.ArticleDetailID, &row.Stock, &row.ReservedStock,
-				&row.IsDefault, &take, &row.BinCode); err != nil {
+			rows, err := conn.QueryContext(ctx, `WITH p(a, x) AS (VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?), ", end-start), ", ")+`)
+SELECT m.id, m.bin_location_id, m.warehouse_id, m.article_detail_id, m.stock, m.reserved_stock, m.is_default, m.last_stock_take, `+
+				binCode+` FROM p `+join+` ORDER BY m.id`, args...)
+			if err != nil {
 				return err
 			}
-			if row.LastStockTake, err = scannedTime(take); err != nil {
+			err = scanLockedSQLite(rows, &all)
+			rows.Close()
+			if err != nil {
 				return err
 			}
-			all = append(all, row)
 		}
-		return rows.Err()
+		return nil
 	}
 	if n := len(wants.InWarehouse); n > 0 {
-		if err := query("JOIN stock_mappings AS m ON m.article_detail_id = json_extract(p.value, '$[0]') AND m.warehouse_id = json_extract(p.value, '$[1]') JOIN bin_locations AS b ON b.id = m.bin_location_id",
+		if err := query("JOIN stock_mappings AS m ON m.article_detail_id = p.a AND m.warehouse_id = p.x JOIN bin_locations AS b ON b.id = m.bin_location_id",
 			"b.code", n, func(i int) (int64, int64) {
 				return wants.InWarehouse[i].ArticleDetailID, wants.InWarehouse[i].WarehouseID
 			}); err != nil {
@@ -286,12 +273,33 @@ func (r stockMappings) lockSQLite(ctx context.Context, wants stock.MappingNeeds)
 		}
 	}
 	if n := len(wants.OnBin); n > 0 {
-		if err := query("JOIN stock_mappings AS m ON m.bin_location_id = json_extract(p.value, '$[1]') AND m.article_detail_id = json_extract(p.value, '$[0]')",
+		if err := query("JOIN stock_mappings AS m ON m.bin_location_id = p.x AND m.article_detail_id = p.a",
 			"''", n, func(i int) (int64, int64) { return wants.OnBin[i].ArticleDetailID, wants.OnBin[i].BinLocationID }); err != nil {
 			return nil, err
 		}
 	}
 	return all, nil
+}
+
+// sqlitePairsChunk pairs go into one SQLite statement: two parameters
+// each, far below SQLite's limit of 32766.
+const sqlitePairsChunk = 5000
+
+func scanLockedSQLite(rows *sql.Rows, all *[]lockedMappingRow) error {
+	for rows.Next() {
+		var row lockedMappingRow
+		var take any
+		if err := rows.Scan(&row.ID, &row.BinLocationID, &row.WarehouseID, &row.ArticleDetailID, &row.Stock, &row.ReservedStock,
+			&row.IsDefault, &take, &row.BinCode); err != nil {
+			return err
+		}
+		var err error
+		if row.LastStockTake, err = scannedTime(take); err != nil {
+			return err
+		}
+		*all = append(*all, row)
+	}
+	return rows.Err()
 }
 
 // scannedTime reads a TIMESTAMP column as the SQLite driver returns it: a
@@ -492,32 +500,25 @@ func (r stockMappings) update(ctx context.Context, rows []mappingRow) error {
 		_, err := r.s.idb.ExecContext(ctx, indexJoinsOn+"; "+c.update("stock_mappings", "m")+"; "+indexJoinsOff, c.args...)
 		return err
 	}
-	// SQLite: one set-based statement per chunk, its values bound as
-	// parameters (parsed once, not a thousand statement executions); bound
-	// by the driver, not formatted into the text by bun.
-	tx, ok := r.s.idb.(bun.Tx)
-	if !ok {
-		return fmt.Errorf("bulk update outside a write transaction")
-	}
-	for start := 0; start < len(rows); start += mappingUpdateChunk {
-		chunk := rows[start:min(start+mappingUpdateChunk, len(rows))]
-		args := make([]any, 0, 5*len(chunk))
-		for _, row := range chunk {
-			args = append(args, row.ID, row.Stock, row.ReservedStock, row.IsDefault, sqliteTime(row.LastStockTake))
-		}
-		_, err := tx.Tx.ExecContext(ctx, `WITH v(id, stock, reserved, is_default, take) AS (VALUES `+
-			strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?), ", len(chunk)), ", ")+`)
+	// SQLite: one set-based statement, its values bound as parameters
+	// (parsed once, not a thousand statement executions), what every row
+	// shares bound once.
+	c := newSQLiteColumns(len(rows))
+	sqliteColumn(c, rows, "id", func(m *mappingRow) int64 { return m.ID }, func(v int64) any { return v })
+	sqliteColumn(c, rows, "stock", func(m *mappingRow) int { return m.Stock }, func(v int) any { return v })
+	sqliteColumn(c, rows, "reserved", func(m *mappingRow) int { return m.ReservedStock }, func(v int) any { return v })
+	sqliteColumn(c, rows, "is_default", func(m *mappingRow) bool { return m.IsDefault }, func(v bool) any { return v })
+	sqliteColumn(c, rows, "take", func(m *mappingRow) *time.Time { return m.LastStockTake }, func(v *time.Time) any { return sqliteTime(v) })
+	conn := r.s.sqlConn()
+	return c.chunks(mappingUpdateChunk, func(tuples string, args []any) error {
+		_, err := conn.ExecContext(ctx, `WITH v(id, stock, reserved, is_default, take) AS (VALUES `+tuples+`)
 UPDATE stock_mappings SET stock = v.stock, reserved_stock = v.reserved, is_default = v.is_default, last_stock_take = v.take
 FROM v WHERE stock_mappings.id = v.id`, args...)
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+		return err
+	})
 }
 
-// mappingUpdateChunk rows go into one SQLite update: 5 parameters each,
-// far below SQLite's limit of 32766.
+// mappingUpdateChunk rows at most go into one SQLite update.
 const mappingUpdateChunk = 1000
 
 func (r stockMappings) ArticleStock(ctx context.Context, articleDetailID int64) ([]stock.WarehouseStock, error) {

@@ -70,3 +70,27 @@ func TestPgColumnsSendWhatRowsShareOnce(t *testing.T) {
 		t.Errorf("NULL and a value differ:\n got %s (%d args)\nwant %s", got, args, want)
 	}
 }
+
+func TestSQLiteColumnsBindWhatRowsShareOnce(t *testing.T) {
+	type row struct{ id, stock int64 }
+	rows := []row{{1, 5}, {2, 5}, {3, 5}}
+	c := newSQLiteColumns(len(rows))
+	sqliteColumn(c, rows, "id", func(r *row) int64 { return r.id }, func(v int64) any { return v })
+	sqliteColumn(c, rows, "stock", func(r *row) int64 { return r.stock }, func(v int64) any { return v })
+	var got []string
+	var gotArgs [][]any
+	err := c.chunks(2, func(tuples string, args []any) error {
+		got, gotArgs = append(got, tuples), append(gotArgs, args)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0] != "(?2, ?1), (?3, ?1)" || got[1] != "(?2, ?1)" {
+		t.Errorf("tuples %q", got)
+	}
+	if len(gotArgs) != 2 || len(gotArgs[0]) != 3 || gotArgs[0][0] != int64(5) || gotArgs[0][1] != int64(1) || gotArgs[0][2] != int64(2) ||
+		len(gotArgs[1]) != 2 || gotArgs[1][1] != int64(3) {
+		t.Errorf("args %v", gotArgs)
+	}
+}
