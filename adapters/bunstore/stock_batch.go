@@ -221,7 +221,11 @@ func (r stockMappings) lockMappings(ctx context.Context, wants stock.MappingNeed
 	}
 	mappings := make([]*stock.Mapping, len(rows))
 	bins := make([]stock.Bin, 0, len(rows))
+	if r.s.loadedMappings == nil {
+		r.s.loadedMappings = make(map[int64]mappingRow, len(rows))
+	}
 	for i, row := range rows {
+		r.s.loadedMappings[row.ID] = row.mappingRow
 		m, err := stock.UnmarshalMappingFromDatabase(row.ID, row.BinLocationID, row.WarehouseID, row.ArticleDetailID,
 			row.Stock, row.ReservedStock, row.IsDefault, row.LastStockTake)
 		if err != nil {
@@ -486,34 +490,109 @@ func (r stockMappings) apply(ctx context.Context, upserted, removed []*stock.Map
 	return nil
 }
 
-func (r stockMappings) update(ctx context.Context, rows []mappingRow) error {
-	if r.s.db.postgres {
-		// What every row shares (no reservations, no stocktake) is sent
-		// once; the planner is kept on the unique index for this one
-		// statement (see indexJoinsOn), in the same round trip.
-		var c pgColumns
-		pgColumn(&c, rows, "id", "bigint", func(m *mappingRow) int64 { return m.ID })
-		pgColumn(&c, rows, "stock", "int", func(m *mappingRow) int64 { return int64(m.Stock) })
-		pgColumn(&c, rows, "reserved_stock", "int", func(m *mappingRow) int64 { return int64(m.ReservedStock) })
-		pgColumn(&c, rows, "is_default", "boolean", func(m *mappingRow) bool { return m.IsDefault })
-		pgColumn(&c, rows, "last_stock_take", "timestamptz", func(m *mappingRow) *time.Time { return m.LastStockTake })
-		_, err := r.s.idb.ExecContext(ctx, indexJoinsOn+"; "+c.update("stock_mappings", "m")+"; "+indexJoinsOff, c.args...)
-		return err
+// The columns of a mapping that an update may change.
+const (
+	changedStock = 1 << iota
+	changedReserved
+	changedDefault
+	changedTake
+)
+
+// changedColumns tells which columns of rows differ from the mappings as
+// this transaction read them; all of them for a mapping it did not read.
+func (r stockMappings) changedColumns(rows []mappingRow) int {
+	changed := 0
+	for _, row := range rows {
+		before, ok := r.s.loadedMappings[row.ID]
+		if !ok {
+			return changedStock | changedReserved | changedDefault | changedTake
+		}
+		if row.Stock != before.Stock {
+			changed |= changedStock
+		}
+		if row.ReservedStock != before.ReservedStock {
+			changed |= changedReserved
+		}
+		if row.IsDefault != before.IsDefault {
+			changed |= changedDefault
+		}
+		if !equalValue(row.LastStockTake, before.LastStockTake) {
+			changed |= changedTake
+		}
 	}
-	// SQLite: one set-based statement, its values bound as parameters
-	// (parsed once, not a thousand statement executions), what every row
-	// shares bound once.
+	return changed
+}
+
+// update writes the columns that changed (a change batch writes only
+// stock), as one set-based statement.
+func (r stockMappings) update(ctx context.Context, rows []mappingRow) error {
+	changed := r.changedColumns(rows)
+	if changed == 0 {
+		return nil
+	}
+	var err error
+	if r.s.db.postgres {
+		err = r.updatePostgres(ctx, rows, changed)
+	} else {
+		err = r.updateSQLite(ctx, rows, changed)
+	}
+	if err == nil && r.s.loadedMappings != nil {
+		for _, row := range rows {
+			r.s.loadedMappings[row.ID] = row
+		}
+	}
+	return err
+}
+
+// updatePostgres sends what every row shares once; the planner is kept on
+// the unique index for this one statement (see indexJoinsOn), in the same
+// round trip.
+func (r stockMappings) updatePostgres(ctx context.Context, rows []mappingRow, changed int) error {
+	var c pgColumns
+	pgColumn(&c, rows, "id", "bigint", func(m *mappingRow) int64 { return m.ID })
+	if changed&changedStock != 0 {
+		pgColumn(&c, rows, "stock", "int", func(m *mappingRow) int64 { return int64(m.Stock) })
+	}
+	if changed&changedReserved != 0 {
+		pgColumn(&c, rows, "reserved_stock", "int", func(m *mappingRow) int64 { return int64(m.ReservedStock) })
+	}
+	if changed&changedDefault != 0 {
+		pgColumn(&c, rows, "is_default", "boolean", func(m *mappingRow) bool { return m.IsDefault })
+	}
+	if changed&changedTake != 0 {
+		pgColumn(&c, rows, "last_stock_take", "timestamptz", func(m *mappingRow) *time.Time { return m.LastStockTake })
+	}
+	_, err := r.s.idb.ExecContext(ctx, indexJoinsOn+"; "+c.update("stock_mappings", "m")+"; "+indexJoinsOff, c.args...)
+	return err
+}
+
+// updateSQLite is one set-based statement, its values bound as parameters
+// (parsed once, not a thousand statement executions), what every row
+// shares bound once.
+func (r stockMappings) updateSQLite(ctx context.Context, rows []mappingRow, changed int) error {
 	c := newSQLiteColumns(len(rows))
 	sqliteColumn(c, rows, "id", func(m *mappingRow) int64 { return m.ID }, func(v int64) any { return v })
-	sqliteColumn(c, rows, "stock", func(m *mappingRow) int { return m.Stock }, func(v int) any { return v })
-	sqliteColumn(c, rows, "reserved", func(m *mappingRow) int { return m.ReservedStock }, func(v int) any { return v })
-	sqliteColumn(c, rows, "is_default", func(m *mappingRow) bool { return m.IsDefault }, func(v bool) any { return v })
-	sqliteColumn(c, rows, "take", func(m *mappingRow) *time.Time { return m.LastStockTake }, func(v *time.Time) any { return sqliteTime(v) })
+	sets := []string{}
+	if changed&changedStock != 0 {
+		sqliteColumn(c, rows, "stock", func(m *mappingRow) int { return m.Stock }, func(v int) any { return v })
+		sets = append(sets, "stock = v.stock")
+	}
+	if changed&changedReserved != 0 {
+		sqliteColumn(c, rows, "reserved", func(m *mappingRow) int { return m.ReservedStock }, func(v int) any { return v })
+		sets = append(sets, "reserved_stock = v.reserved")
+	}
+	if changed&changedDefault != 0 {
+		sqliteColumn(c, rows, "is_default", func(m *mappingRow) bool { return m.IsDefault }, func(v bool) any { return v })
+		sets = append(sets, "is_default = v.is_default")
+	}
+	if changed&changedTake != 0 {
+		sqliteColumn(c, rows, "take", func(m *mappingRow) *time.Time { return m.LastStockTake }, func(v *time.Time) any { return sqliteTime(v) })
+		sets = append(sets, "last_stock_take = v.take")
+	}
 	conn := r.s.sqlConn()
 	return c.chunks(mappingUpdateChunk, func(tuples string, args []any) error {
-		_, err := conn.ExecContext(ctx, `WITH v(id, stock, reserved, is_default, take) AS (VALUES `+tuples+`)
-UPDATE stock_mappings SET stock = v.stock, reserved_stock = v.reserved, is_default = v.is_default, last_stock_take = v.take
-FROM v WHERE stock_mappings.id = v.id`, args...)
+		_, err := conn.ExecContext(ctx, `WITH v(`+strings.Join(c.names, ", ")+`) AS (VALUES `+tuples+`)
+UPDATE stock_mappings SET `+strings.Join(sets, ", ")+` FROM v WHERE stock_mappings.id = v.id`, args...)
 		return err
 	})
 }

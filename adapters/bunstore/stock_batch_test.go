@@ -94,3 +94,30 @@ func TestSQLiteColumnsBindWhatRowsShareOnce(t *testing.T) {
 		t.Errorf("args %v", gotArgs)
 	}
 }
+
+func TestAnUpdateWritesTheColumnsThatChanged(t *testing.T) {
+	take := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	sameTake := take.In(time.FixedZone("CET", 3600))
+	loaded := mappingRow{ID: 1, Stock: 5, ReservedStock: 1, IsDefault: true, LastStockTake: &take}
+	r := stockMappings{&store{loadedMappings: map[int64]mappingRow{1: loaded}}}
+	row := func(change func(*mappingRow)) []mappingRow {
+		m := loaded
+		change(&m)
+		return []mappingRow{m}
+	}
+	for name, c := range map[string]struct {
+		rows []mappingRow
+		want int
+	}{
+		"nothing":            {row(func(m *mappingRow) { m.LastStockTake = &sameTake }), 0},
+		"stock":              {row(func(m *mappingRow) { m.Stock = 6 }), changedStock},
+		"reserved":           {row(func(m *mappingRow) { m.ReservedStock = 0 }), changedReserved},
+		"default":            {row(func(m *mappingRow) { m.IsDefault = false }), changedDefault},
+		"stocktake":          {row(func(m *mappingRow) { m.LastStockTake = nil }), changedTake},
+		"a mapping not read": {[]mappingRow{{ID: 2, Stock: 5}}, changedStock | changedReserved | changedDefault | changedTake},
+	} {
+		if got := r.changedColumns(c.rows); got != c.want {
+			t.Errorf("%s: changed %b, want %b", name, got, c.want)
+		}
+	}
+}

@@ -64,6 +64,9 @@ type store struct {
 	db    *DB
 	idb   bun.IDB
 	write bool
+	// loadedMappings are the mappings as this transaction last read or
+	// wrote them, so that an update writes only the columns that changed.
+	loadedMappings map[int64]mappingRow
 }
 
 func (s *store) Warehouses() ports.WarehouseRepository     { return warehouses{s} }
@@ -76,6 +79,7 @@ func (s *store) APIUsers() ports.APIUserRepository         { return apiUsers{s} 
 func (s *store) sqlConn() interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	PrepareContext(ctx context.Context, query string) (*sql.Stmt, error)
 } {
 	if tx, ok := s.idb.(bun.Tx); ok {
 		return tx.Tx
