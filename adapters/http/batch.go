@@ -16,31 +16,10 @@ import (
 	"github.com/shopstock/inventory/domain/stock"
 )
 
-type batchResultJSON struct {
-	Success        bool                `json:"success"`
-	Message        string              `json:"message,omitempty"`
-	IdempotencyKey string              `json:"idempotencyKey"`
-	CreatedAt      string              `json:"createdAt"`
-	Results        []operationResultJS `json:"results"`
-}
-
-type operationResultJS struct {
-	OperationID json.RawMessage `json:"operationId,omitempty"`
-	Success     bool            `json:"success"`
-	Message     string          `json:"message,omitempty"`
-}
-
 // renderBatch is the batch result of spec 2.5; its bytes are stored and
 // replayed as they are.
 func renderBatch(r application.BatchResult) ([]byte, error) {
-	out := batchResultJSON{
-		Success: r.Success, Message: r.Message, IdempotencyKey: r.IdempotencyKey,
-		CreatedAt: r.CreatedAt.UTC().Format(timeLayout), Results: make([]operationResultJS, len(r.Results)),
-	}
-	for i, res := range r.Results {
-		out.Results[i] = operationResultJS{OperationID: res.OperationID, Success: res.Success, Message: res.Message}
-	}
-	return json.Marshal(out)
+	return appendBatchResult(make([]byte, 0, 64+40*len(r.Results)), r), nil
 }
 
 // batchRequest is a batch body read as a whole: its operations parsed one
