@@ -35,6 +35,8 @@ type DB struct {
 	// that the feed test can show that this breaks the feed's guarantee;
 	// never set it otherwise.
 	PositionsAtInsert bool
+	// statements are SQLite's prepared statements of the batch path.
+	statements sqliteStatements
 }
 
 // Open connects to the database the URL names: postgres:// or postgresql://
@@ -130,7 +132,10 @@ func (db *DB) Bun() *bun.DB { return db.bun }
 func (db *DB) Postgres() bool { return db.postgres }
 
 // Close closes the connection pool.
-func (db *DB) Close() error { return db.bun.Close() }
+func (db *DB) Close() error {
+	db.statements.close()
+	return db.bun.Close()
+}
 
 // Ping tells whether the database answers.
 func (db *DB) Ping(ctx context.Context) error { return db.bun.PingContext(ctx) }

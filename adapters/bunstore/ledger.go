@@ -2,7 +2,6 @@ package bunstore
 
 import (
 	"context"
-	"database/sql"
 	"slices"
 	"strings"
 	"time"
@@ -73,10 +72,8 @@ func (r ledger) append(ctx context.Context, entries []stock.LedgerEntry) error {
 	return r.appendSQLite(ctx, rows)
 }
 
-// ledgerInsertChunk rows at most go into one SQLite statement: a
-// statement of a hundred rows costs less to prepare, per row, than one of a
-// thousand, and is prepared once for the batch.
-const ledgerInsertChunk = 100
+// ledgerInsertChunk rows at most go into one SQLite statement.
+const ledgerInsertChunk = 1000
 
 const ledgerInsertColumns = `INSERT INTO stock_ledger_entries
 (article_detail_id, warehouse_id, bin_location_id, type, quantity, stock_after, idempotency_key, operation_id, order_id, order_detail_id, user_name, created_at) VALUES `
@@ -84,7 +81,6 @@ const ledgerInsertColumns = `INSERT INTO stock_ledger_entries
 // appendSQLite binds the entries as parameters of multi-row inserts, a
 // value that every entry shares (the batch's key, user, time, type) once.
 func (r ledger) appendSQLite(ctx context.Context, rows []ledgerRow) error {
-	conn := r.s.sqlConn()
 	c := newSQLiteColumns(len(rows))
 	sqliteColumn(c, rows, "article_detail_id", func(l *ledgerRow) int64 { return l.ArticleDetailID }, func(v int64) any { return v })
 	sqliteColumn(c, rows, "warehouse_id", func(l *ledgerRow) int64 { return l.WarehouseID }, func(v int64) any { return v })
@@ -98,29 +94,14 @@ func (r ledger) appendSQLite(ctx context.Context, rows []ledgerRow) error {
 	sqliteColumn(c, rows, "order_detail_id", func(l *ledgerRow) *int64 { return l.OrderDetailID }, func(v *int64) any { return derefOrNil(v) })
 	sqliteColumn(c, rows, "user_name", func(l *ledgerRow) string { return l.User }, func(v string) any { return v })
 	sqliteColumn(c, rows, "created_at", func(l *ledgerRow) time.Time { return l.CreatedAt }, func(v time.Time) any { return sqliteTime(&v) })
-	// Chunks of one size share their text: prepared once, run for each.
-	var stmt *sql.Stmt
-	var stmtText string
-	defer func() {
-		if stmt != nil {
-			stmt.Close()
+	return c.chunks(ledgerInsertChunk, true, func(chunk sqliteChunk) error {
+		columns := "(" + strings.Join(append(append([]string{}, chunk.shared...), chunk.perRow...), ", ") + ")"
+		if chunk.sharedTuple == "" {
+			return r.s.execPrepared(ctx, "INSERT INTO stock_ledger_entries "+columns+" VALUES "+chunk.tuples, chunk.args...)
 		}
-	}()
-	return c.chunks(ledgerInsertChunk, func(tuples string, args []any) error {
-		text := ledgerInsertColumns + tuples
-		if text != stmtText {
-			if stmt != nil {
-				stmt.Close()
-			}
-			var err error
-			if stmt, err = conn.PrepareContext(ctx, text); err != nil {
-				stmt = nil
-				return err
-			}
-			stmtText = text
-		}
-		_, err := stmt.ExecContext(ctx, args...)
-		return err
+		return r.s.execPrepared(ctx, "WITH s("+strings.Join(chunk.shared, ", ")+") AS (VALUES "+chunk.sharedTuple+"), v("+
+			strings.Join(chunk.perRow, ", ")+") AS (VALUES "+chunk.tuples+") INSERT INTO stock_ledger_entries "+columns+
+			" SELECT s.*, v.* FROM v CROSS JOIN s", chunk.args...)
 	})
 }
 

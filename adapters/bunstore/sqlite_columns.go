@@ -1,14 +1,19 @@
 package bunstore
 
 import (
-	"strconv"
+	"context"
+	"database/sql"
 	"strings"
+	"sync"
+
+	"github.com/uptrace/bun"
 )
 
 // sqliteColumns builds set-based SQLite statements over many rows whose
-// values are bound as parameters: a column whose value every row shares is
-// bound once, as a numbered parameter (?N) that each row names, so that a
-// thousand rows bind a thousand fewer values per shared column.
+// values are bound as parameters. A column whose value every row shares
+// can be bound once, in a one-row table the statement joins (numbered
+// parameters, ?N, would say the same shorter, but the driver binds them by
+// name, which costs several times more for a thousand rows).
 type sqliteColumns struct {
 	names  []string
 	shared []bool
@@ -18,10 +23,11 @@ type sqliteColumns struct {
 
 func newSQLiteColumns(rows int) *sqliteColumns { return &sqliteColumns{rows: rows} }
 
-// sqliteColumn adds a column whose values get reads from the rows.
+// sqliteColumn adds a column whose values get reads from the rows; bind
+// turns a value into its parameter.
 func sqliteColumn[R any, T comparable](c *sqliteColumns, rows []R, name string, get func(*R) T, bind func(T) any) {
 	first := get(&rows[0])
-	shared := true
+	shared := len(rows) > 1
 	for i := 1; i < len(rows) && shared; i++ {
 		shared = equalValue(get(&rows[i]), first)
 	}
@@ -38,51 +44,153 @@ func sqliteColumn[R any, T comparable](c *sqliteColumns, rows []R, name string, 
 // sqliteMaxParameters is SQLite's limit of parameters in one statement.
 const sqliteMaxParameters = 32766
 
+// sqliteChunk is the part of a statement over one run of rows: the
+// columns' names and the VALUES tuples of the run (the shared columns, if
+// any, in a first one-row list), and the arguments of both.
+type sqliteChunk struct {
+	shared, perRow []string // column names
+	sharedTuple    string   // "(?, ?)", or "" when no column is shared
+	tuples         string   // "(?, ?), (?, ?)…"
+	args           []any
+}
+
 // chunks splits the rows into runs that each fit in one statement of at
-// most maxRows rows, and calls fn with each run's VALUES tuples (one per
-// row, every column in order) and their arguments.
-func (c *sqliteColumns) chunks(maxRows int, fn func(tuples string, args []any) error) error {
+// most maxRows rows, and calls fn with each. When share is false, every
+// column is bound per row.
+func (c *sqliteColumns) chunks(maxRows int, share bool, fn func(sqliteChunk) error) error {
+	var base sqliteChunk
 	var sharedArgs []any
-	number := make([]int, len(c.names)) // the parameter number of a shared column
-	perRow := 0
-	for i, shared := range c.shared {
-		if shared {
-			sharedArgs = append(sharedArgs, c.values[i][0])
-			number[i] = len(sharedArgs)
+	var perRow []int
+	for i, name := range c.names {
+		if share && c.shared[i] {
+			base.shared, sharedArgs = append(base.shared, name), append(sharedArgs, c.values[i][0])
 		} else {
-			perRow++
+			base.perRow, perRow = append(base.perRow, name), append(perRow, i)
 		}
 	}
-	if perRow > 0 {
-		maxRows = max(1, min(maxRows, (sqliteMaxParameters-len(sharedArgs))/perRow))
+	if len(perRow) == 0 { // one row, or rows all alike: they still count
+		base.perRow, perRow = append(base.perRow, base.shared[0]), append(perRow, 0)
+		base.shared, sharedArgs = base.shared[1:], sharedArgs[1:]
 	}
-	var tuples strings.Builder
+	if len(base.shared) > 0 {
+		base.sharedTuple = "(" + strings.TrimSuffix(strings.Repeat("?, ", len(base.shared)), ", ") + ")"
+	}
+	maxRows = max(1, min(maxRows, (sqliteMaxParameters-len(sharedArgs))/len(perRow)))
+	tuple := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(perRow)), ", ") + ")"
 	for start := 0; start < c.rows; start += maxRows {
 		end := min(start+maxRows, c.rows)
-		args := append(make([]any, 0, len(sharedArgs)+perRow*(end-start)), sharedArgs...)
-		tuples.Reset()
+		chunk := base
+		chunk.tuples = strings.TrimSuffix(strings.Repeat(tuple+", ", end-start), ", ")
+		chunk.args = append(make([]any, 0, len(sharedArgs)+len(perRow)*(end-start)), sharedArgs...)
 		for r := start; r < end; r++ {
-			if r > start {
-				tuples.WriteString(", ")
-			}
-			tuples.WriteByte('(')
-			for i, shared := range c.shared {
-				if i > 0 {
-					tuples.WriteString(", ")
+			for _, i := range perRow {
+				if c.shared[i] {
+					chunk.args = append(chunk.args, c.values[i][0])
+				} else {
+					chunk.args = append(chunk.args, c.values[i][r])
 				}
-				tuples.WriteByte('?')
-				if shared {
-					tuples.WriteString(strconv.Itoa(number[i]))
-					continue
-				}
-				args = append(args, c.values[i][r])
-				tuples.WriteString(strconv.Itoa(len(args)))
 			}
-			tuples.WriteByte(')')
 		}
-		if err := fn(tuples.String(), args); err != nil {
+		if err := fn(chunk); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// sqliteStatements keeps prepared statements by their text: preparing a
+// statement of a thousand rows costs about half of running it, and a
+// batch's statements have the same text from one batch of its size to the
+// next.
+type sqliteStatements struct {
+	mu    sync.Mutex
+	stmts map[string]*sql.Stmt
+	order []string // oldest first
+}
+
+const sqliteStatementsKept = 64
+
+// execPrepared runs text in the store's transaction through the statement
+// cache, or as it is outside a transaction.
+func (s *store) execPrepared(ctx context.Context, text string, args ...any) error {
+	stmt, err := s.prepared(ctx, text)
+	if err != nil {
+		return err
+	}
+	if stmt == nil {
+		_, err = s.sqlConn().ExecContext(ctx, text, args...)
+		return err
+	}
+	defer stmt.Close()
+	_, err = stmt.ExecContext(ctx, args...)
+	return err
+}
+
+// queryPrepared is execPrepared for a query; the caller closes the rows.
+func (s *store) queryPrepared(ctx context.Context, text string, args ...any) (*sql.Rows, func(), error) {
+	stmt, err := s.prepared(ctx, text)
+	if err != nil {
+		return nil, nil, err
+	}
+	if stmt == nil {
+		rows, err := s.sqlConn().QueryContext(ctx, text, args...)
+		return rows, func() {}, err
+	}
+	rows, err := stmt.QueryContext(ctx, args...)
+	if err != nil {
+		stmt.Close()
+		return nil, nil, err
+	}
+	return rows, func() { stmt.Close() }, nil
+}
+
+// prepared is the cached statement for text bound to the store's
+// transaction (closed by the caller; the cached one stays), or nil outside
+// a transaction.
+func (s *store) prepared(ctx context.Context, text string) (*sql.Stmt, error) {
+	tx, ok := s.idb.(bun.Tx)
+	// A database of one connection (SQLite in memory) has none free to
+	// prepare on while the transaction holds it.
+	if !ok || s.db.bun.DB.Stats().MaxOpenConnections == 1 {
+		return nil, nil
+	}
+	c := &s.db.statements
+	c.mu.Lock()
+	parent, ok := c.stmts[text]
+	c.mu.Unlock()
+	if !ok {
+		// Prepared on the transaction's connection through the pool, so
+		// that the transaction does not wait for another connection.
+		var err error
+		if parent, err = s.db.bun.DB.PrepareContext(ctx, text); err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		if prev, raced := c.stmts[text]; raced {
+			parent.Close()
+			parent = prev
+		} else {
+			if c.stmts == nil {
+				c.stmts = map[string]*sql.Stmt{}
+			}
+			c.stmts[text] = parent
+			c.order = append(c.order, text)
+			if len(c.order) > sqliteStatementsKept {
+				c.stmts[c.order[0]].Close()
+				delete(c.stmts, c.order[0])
+				c.order = c.order[1:]
+			}
+		}
+		c.mu.Unlock()
+	}
+	return tx.Tx.StmtContext(ctx, parent), nil
+}
+
+func (c *sqliteStatements) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, stmt := range c.stmts {
+		stmt.Close()
+	}
+	c.stmts, c.order = nil, nil
 }

@@ -244,7 +244,6 @@ func (r stockMappings) lockMappings(ctx context.Context, wants stock.MappingNeed
 // pairs are bound as parameters of a VALUES list, and the rows are scanned
 // column by column: no reflection for a thousand rows.
 func (r stockMappings) lockSQLite(ctx context.Context, wants stock.MappingNeeds) ([]lockedMappingRow, error) {
-	conn := r.s.sqlConn()
 	all := make([]lockedMappingRow, 0, len(wants.InWarehouse)+len(wants.OnBin))
 	query := func(join, binCode string, n int, pair func(i int) (int64, int64)) error {
 		for start := 0; start < n; start += sqlitePairsChunk {
@@ -254,7 +253,7 @@ func (r stockMappings) lockSQLite(ctx context.Context, wants stock.MappingNeeds)
 				a, x := pair(i)
 				args = append(args, a, x)
 			}
-			rows, err := conn.QueryContext(ctx, `WITH p(a, x) AS (VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?), ", end-start), ", ")+`)
+			rows, done, err := r.s.queryPrepared(ctx, `WITH p(a, x) AS (VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?), ", end-start), ", ")+`)
 SELECT m.id, m.bin_location_id, m.warehouse_id, m.article_detail_id, m.stock, m.reserved_stock, m.is_default, m.last_stock_take, `+
 				binCode+` FROM p `+join+` ORDER BY m.id`, args...)
 			if err != nil {
@@ -262,6 +261,7 @@ SELECT m.id, m.bin_location_id, m.warehouse_id, m.article_detail_id, m.stock, m.
 			}
 			err = scanLockedSQLite(rows, &all)
 			rows.Close()
+			done()
 			if err != nil {
 				return err
 			}
@@ -589,11 +589,9 @@ func (r stockMappings) updateSQLite(ctx context.Context, rows []mappingRow, chan
 		sqliteColumn(c, rows, "take", func(m *mappingRow) *time.Time { return m.LastStockTake }, func(v *time.Time) any { return sqliteTime(v) })
 		sets = append(sets, "last_stock_take = v.take")
 	}
-	conn := r.s.sqlConn()
-	return c.chunks(mappingUpdateChunk, func(tuples string, args []any) error {
-		_, err := conn.ExecContext(ctx, `WITH v(`+strings.Join(c.names, ", ")+`) AS (VALUES `+tuples+`)
-UPDATE stock_mappings SET `+strings.Join(sets, ", ")+` FROM v WHERE stock_mappings.id = v.id`, args...)
-		return err
+	return c.chunks(mappingUpdateChunk, false, func(chunk sqliteChunk) error {
+		return r.s.execPrepared(ctx, `WITH v(`+strings.Join(chunk.perRow, ", ")+`) AS (VALUES `+chunk.tuples+`)
+UPDATE stock_mappings SET `+strings.Join(sets, ", ")+` FROM v WHERE stock_mappings.id = v.id`, chunk.args...)
 	})
 }
 

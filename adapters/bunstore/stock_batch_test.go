@@ -1,6 +1,7 @@
 package bunstore
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -77,47 +78,31 @@ func TestSQLiteColumnsBindWhatRowsShareOnce(t *testing.T) {
 	c := newSQLiteColumns(len(rows))
 	sqliteColumn(c, rows, "id", func(r *row) int64 { return r.id }, func(v int64) any { return v })
 	sqliteColumn(c, rows, "stock", func(r *row) int64 { return r.stock }, func(v int64) any { return v })
-	var got []string
-	var gotArgs [][]any
-	err := c.chunks(2, func(tuples string, args []any) error {
-		got, gotArgs = append(got, tuples), append(gotArgs, args)
-		return nil
-	})
-	if err != nil {
+	var got []sqliteChunk
+	collect := func(chunk sqliteChunk) error { got = append(got, chunk); return nil }
+	if err := c.chunks(2, true, collect); err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 || got[0] != "(?2, ?1), (?3, ?1)" || got[1] != "(?2, ?1)" {
-		t.Errorf("tuples %q", got)
+	if len(got) != 2 || got[0].sharedTuple != "(?)" || got[0].tuples != "(?), (?)" || got[1].tuples != "(?)" ||
+		fmt.Sprint(got[0].shared, got[0].perRow, got[0].args, got[1].args) != "[stock] [id] [5 1 2] [5 3]" {
+		t.Errorf("shared: %+v", got)
 	}
-	if len(gotArgs) != 2 || len(gotArgs[0]) != 3 || gotArgs[0][0] != int64(5) || gotArgs[0][1] != int64(1) || gotArgs[0][2] != int64(2) ||
-		len(gotArgs[1]) != 2 || gotArgs[1][1] != int64(3) {
-		t.Errorf("args %v", gotArgs)
+	got = nil
+	if err := c.chunks(10, false, collect); err != nil {
+		t.Fatal(err)
 	}
-}
-
-func TestAnUpdateWritesTheColumnsThatChanged(t *testing.T) {
-	take := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
-	sameTake := take.In(time.FixedZone("CET", 3600))
-	loaded := mappingRow{ID: 1, Stock: 5, ReservedStock: 1, IsDefault: true, LastStockTake: &take}
-	r := stockMappings{&store{loadedMappings: map[int64]mappingRow{1: loaded}}}
-	row := func(change func(*mappingRow)) []mappingRow {
-		m := loaded
-		change(&m)
-		return []mappingRow{m}
+	if len(got) != 1 || got[0].sharedTuple != "" || got[0].tuples != "(?, ?), (?, ?), (?, ?)" ||
+		fmt.Sprint(got[0].perRow, got[0].args) != "[id stock] [1 5 2 5 3 5]" {
+		t.Errorf("per row: %+v", got)
 	}
-	for name, c := range map[string]struct {
-		rows []mappingRow
-		want int
-	}{
-		"nothing":            {row(func(m *mappingRow) { m.LastStockTake = &sameTake }), 0},
-		"stock":              {row(func(m *mappingRow) { m.Stock = 6 }), changedStock},
-		"reserved":           {row(func(m *mappingRow) { m.ReservedStock = 0 }), changedReserved},
-		"default":            {row(func(m *mappingRow) { m.IsDefault = false }), changedDefault},
-		"stocktake":          {row(func(m *mappingRow) { m.LastStockTake = nil }), changedTake},
-		"a mapping not read": {[]mappingRow{{ID: 2, Stock: 5}}, changedStock | changedReserved | changedDefault | changedTake},
-	} {
-		if got := r.changedColumns(c.rows); got != c.want {
-			t.Errorf("%s: changed %b, want %b", name, got, c.want)
-		}
+	// One row: its values are not "shared", they are the row.
+	one := newSQLiteColumns(1)
+	sqliteColumn(one, rows[:1], "id", func(r *row) int64 { return r.id }, func(v int64) any { return v })
+	got = nil
+	if err := one.chunks(10, true, collect); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].sharedTuple != "" || got[0].tuples != "(?)" || fmt.Sprint(got[0].args) != "[1]" {
+		t.Errorf("one row: %+v", got)
 	}
 }
