@@ -1,7 +1,6 @@
 package http
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 
@@ -12,20 +11,17 @@ import (
 // stockEndpoint reads a stock batch into domain operations and hands it to
 // the one batch use case; parse reads one operation, and what it cannot read
 // fails that operation only.
-func (h *Handler) stockEndpoint(endpoint string, parse func(map[string]json.RawMessage) (stock.Operation, error), allowed []string) func(http.ResponseWriter, *http.Request) error {
+func (h *Handler) stockEndpoint(endpoint string, parse func(jsonFields) (stock.Operation, error), allowed []string) func(http.ResponseWriter, *http.Request) error {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		req, err := readBatch(w, r, endpoint)
 		if err != nil {
 			return err
 		}
 		ops := make([]application.BatchOperation, len(req.operations))
-		for i, fields := range req.operations {
-			id, err := operationFields(fields, allowed...)
+		for i, op := range req.operations {
+			id, err := op.check(allowed)
 			if err == nil {
-				err = operationTextProblem(fields)
-			}
-			if err == nil {
-				ops[i].Op, err = parse(fields)
+				ops[i].Op, err = parse(op.fields)
 			}
 			ops[i].OperationID = id
 			if err != nil {
@@ -49,19 +45,19 @@ func (h *Handler) stockRoutes() {
 		[]string{"articleDetailId", "quantity", "source", "destination"}))
 }
 
-func parseSet(fields map[string]json.RawMessage) (stock.Operation, error) {
+func parseSet(fields jsonFields) (stock.Operation, error) {
 	article, quantity, at, err := quantityAt(fields, "articleDetailId")
 	return stock.Set{ArticleDetailID: article, At: at, Quantity: quantity}, err
 }
 
-func parseChange(fields map[string]json.RawMessage) (stock.Operation, error) {
+func parseChange(fields jsonFields) (stock.Operation, error) {
 	article, quantity, at, err := quantityAt(fields, "articleDetailId")
 	return stock.Change{ArticleDetailID: article, At: at, Quantity: quantity}, err
 }
 
 // quantityAt reads what set, change and order-detail shipping share: an id
 // field, a quantity and a location.
-func quantityAt(fields map[string]json.RawMessage, idField string) (id int64, quantity int, at stock.LocationSpec, err error) {
+func quantityAt(fields jsonFields, idField string) (id int64, quantity int, at stock.LocationSpec, err error) {
 	if id, err = identifier(fields, idField, true); err != nil {
 		return 0, 0, at, err
 	}
@@ -73,7 +69,7 @@ func quantityAt(fields map[string]json.RawMessage, idField string) (id int64, qu
 }
 
 // quantityField reads the required `quantity` within the domain's bounds.
-func quantityField(fields map[string]json.RawMessage) (int, error) {
+func quantityField(fields jsonFields) (int, error) {
 	q, err := integer(fields, "quantity", true, false)
 	if err != nil {
 		return 0, err
@@ -81,17 +77,18 @@ func quantityField(fields map[string]json.RawMessage) (int, error) {
 	return stock.ParseQuantity("quantity", q)
 }
 
-func parseRelocation(fields map[string]json.RawMessage) (stock.Operation, error) {
+func parseRelocation(fields jsonFields) (stock.Operation, error) {
 	var op stock.Relocate
 	var err error
 	if op.ArticleDetailID, err = identifier(fields, "articleDetailId", true); err != nil {
 		return op, err
 	}
-	if string(fields["quantity"]) == `"all"` {
+	quantity, _ := fields.get("quantity")
+	if string(quantity) == `"all"` {
 		op.All = true
 	} else {
 		if _, err := integer(fields, "quantity", true, false); err != nil {
-			return op, fmt.Errorf(`quantity must be a positive integer or "all", not %s`, string(fields["quantity"]))
+			return op, fmt.Errorf(`quantity must be a positive integer or "all", not %s`, string(quantity))
 		}
 		if op.Quantity, err = quantityField(fields); err != nil {
 			return op, err
@@ -104,8 +101,9 @@ func parseRelocation(fields map[string]json.RawMessage) (stock.Operation, error)
 	return op, err
 }
 
-func relocationSide(fields map[string]json.RawMessage, name string) (stock.LocationSpec, error) {
-	inner, present, err := object(fields, name, "warehouse", "binLocation")
+func relocationSide(fields jsonFields, name string) (stock.LocationSpec, error) {
+	var members [2]jsonField
+	inner, present, err := object(members[:0], fields, name, "warehouse", "binLocation")
 	if err != nil {
 		return stock.LocationSpec{}, err
 	}
