@@ -2,7 +2,6 @@ package http
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -115,10 +114,7 @@ func readBatch(w http.ResponseWriter, r *http.Request, endpoint string) (batchRe
 // of the same batch is recognised whatever its key order, white space,
 // number forms (1.0, 1e0) and string escapes.
 func fingerprint(raw []byte) string {
-	var buf bytes.Buffer
-	buf.Grow(len(raw))
-	canonicalJSON(&buf, raw)
-	sum := sha256.Sum256(buf.Bytes())
+	sum := canonicalSum(raw)
 	return hex.EncodeToString(sum[:])
 }
 
@@ -266,13 +262,24 @@ func text(fields jsonFields, name string) (string, error) {
 	var s string
 	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && bytes.IndexByte(raw, '\\') < 0 {
 		s = string(raw[1 : len(raw)-1]) // no escapes: the bytes are the string
-	} else if err := json.Unmarshal(raw, &s); err != nil {
-		return "", fmt.Errorf("%s must be a string, not %s", name, string(raw))
+	} else {
+		var err error
+		if s, err = decodeString(raw); err != nil {
+			return "", fmt.Errorf("%s must be a string, not %s", name, string(raw))
+		}
 	}
 	if s == "" {
 		return "", fmt.Errorf("%s must not be empty", name)
 	}
 	return s, nil
+}
+
+// decodeString is json.Unmarshal into a string, apart so that the string
+// text reads without escapes does not go to the heap first.
+func decodeString(raw []byte) (string, error) {
+	var s string
+	err := json.Unmarshal(raw, &s)
+	return s, err
 }
 
 // object appends the members of the object field name to dst; present is

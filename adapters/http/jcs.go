@@ -2,10 +2,12 @@ package http
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"math"
 	"slices"
 	"strconv"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -22,13 +24,51 @@ import (
 // costs depth × size, a minute of CPU for an 8 MiB body nested 10000 deep
 // (the depth json.Valid admits).
 func canonicalJSON(buf *bytes.Buffer, src []byte) {
-	c := jcs{src: src, out: make([]byte, 0, len(src))}
-	c.value(0)
-	if c.unsorted == 0 {
-		buf.Write(c.out)
+	c := newJCS(src)
+	buf.Write(c.canonical())
+	c.release()
+}
+
+// canonicalSum is the SHA-256 of the canonical form of src.
+func canonicalSum(src []byte) [sha256.Size]byte {
+	c := newJCS(src)
+	sum := sha256.Sum256(c.canonical())
+	c.release()
+	return sum
+}
+
+// Every batch is fingerprinted: the buffers of one canonicalisation serve
+// the next, up to a size, instead of being grown anew each time.
+var jcsPool = sync.Pool{New: func() any { return new(jcs) }}
+
+const jcsPoolMaxBytes = 1 << 20
+
+func newJCS(src []byte) *jcs {
+	c := jcsPool.Get().(*jcs)
+	c.src = src
+	if cap(c.out) < len(src) {
+		c.out = make([]byte, 0, len(src))
+	}
+	return c
+}
+
+func (c *jcs) release() {
+	if cap(c.out) > jcsPoolMaxBytes || cap(c.sorted) > jcsPoolMaxBytes || cap(c.keys) > jcsPoolMaxBytes ||
+		cap(c.objects) > jcsPoolMaxBytes/16 || cap(c.members) > jcsPoolMaxBytes/16 || cap(c.pending) > jcsPoolMaxBytes/16 {
 		return
 	}
-	c.emit(buf, 0, int32(len(c.out)), 0)
+	*c = jcs{out: c.out[:0], sorted: c.sorted[:0], keys: c.keys[:0], objects: c.objects[:0], members: c.members[:0], pending: c.pending[:0]}
+	jcsPool.Put(c)
+}
+
+// canonical reads src and returns its canonical form, valid until release.
+func (c *jcs) canonical() []byte {
+	c.value(0)
+	if c.unsorted == 0 {
+		return c.out
+	}
+	c.sorted = c.emit(c.sorted[:0], 0, int32(len(c.out)), 0)
+	return c.sorted
 }
 
 // jcs is one canonicalisation in progress. out holds the canonical text with
@@ -37,7 +77,8 @@ func canonicalJSON(buf *bytes.Buffer, src []byte) {
 type jcs struct {
 	src      []byte
 	out      []byte
-	keys     []byte // decoded keys, for sorting; members point into it
+	sorted   []byte // out with the objects rearranged, when some need it
+	keys     []byte // decoded keys that out does not hold as they are, for sorting
 	objects  []jcsObject
 	members  []jcsMember // each object's members, contiguous and sorted
 	pending  []jcsMember // members of the objects still open
@@ -54,10 +95,11 @@ type jcsObject struct {
 // Offsets are int32 to halve the bookkeeping; a request body is far below
 // 2 GiB.
 type jcsMember struct {
-	keyStart, keyEnd     int32 // decoded key in keys
+	keyStart, keyEnd     int32 // decoded key in out, or in keys when inKeys
 	textStart            int32 // canonical key, quotes included, in out; a colon and the value follow
 	valueStart, valueEnd int32 // canonical value in out
 	firstObject          int32 // index in objects of the first object inside the value
+	inKeys               bool
 }
 
 // value canonicalises the value at or after src[i] and returns the index
@@ -110,9 +152,14 @@ func (c *jcs) object(i int) int {
 		if n > 0 {
 			c.out = append(c.out, ',')
 		}
-		m := jcsMember{keyStart: int32(len(c.keys)), textStart: int32(len(c.out))}
+		m := jcsMember{textStart: int32(len(c.out))}
+		keysBefore := len(c.keys)
 		j = c.str(j, true)
-		m.keyEnd = int32(len(c.keys))
+		if len(c.keys) > keysBefore {
+			m.keyStart, m.keyEnd, m.inKeys = int32(keysBefore), int32(len(c.keys)), true
+		} else {
+			m.keyStart, m.keyEnd = m.textStart+1, int32(len(c.out))-1
+		}
 		c.out = append(c.out, ':')
 		j = skipSpace(c.src, j)
 		if j < len(c.src) && c.src[j] == ':' {
@@ -147,36 +194,44 @@ func (c *jcs) object(i int) int {
 	return j + 1
 }
 
-// emit writes out[lo:hi] to buf with every object in it in key order; k is
-// the index of the first object that starts at or after lo.
-func (c *jcs) emit(buf *bytes.Buffer, lo, hi, k int32) {
+// emit appends out[lo:hi] to buf with every object in it in key order; k
+// is the index of the first object that starts at or after lo.
+func (c *jcs) emit(buf []byte, lo, hi, k int32) []byte {
 	for int(k) < len(c.objects) && c.objects[k].start < hi {
 		o := c.objects[k]
-		buf.Write(c.out[lo:o.start])
+		buf = append(buf, c.out[lo:o.start]...)
 		if o.inOrder {
-			buf.Write(c.out[o.start:o.end])
+			buf = append(buf, c.out[o.start:o.end]...)
 		} else {
-			buf.WriteByte('{')
+			buf = append(buf, '{')
 			for n, m := range c.members[o.first : o.first+o.n] {
 				if n > 0 {
-					buf.WriteByte(',')
+					buf = append(buf, ',')
 				}
-				buf.Write(c.out[m.textStart : m.valueStart-1])
-				buf.WriteByte(':')
-				c.emit(buf, m.valueStart, m.valueEnd, m.firstObject)
+				buf = append(buf, c.out[m.textStart:m.valueStart-1]...)
+				buf = append(buf, ':')
+				buf = c.emit(buf, m.valueStart, m.valueEnd, m.firstObject)
 			}
-			buf.WriteByte('}')
+			buf = append(buf, '}')
 		}
 		lo, k = o.end, o.next
 	}
-	buf.Write(c.out[lo:hi])
+	return append(buf, c.out[lo:hi]...)
+}
+
+// key is a member's decoded key.
+func (c *jcs) key(m jcsMember) []byte {
+	if m.inKeys {
+		return c.keys[m.keyStart:m.keyEnd]
+	}
+	return c.out[m.keyStart:m.keyEnd]
 }
 
 // compareKeys orders keys by their UTF-16 code units, as RFC 8785 asks. That
 // is the order of their UTF-8 bytes except where a character above U+FFFF
 // (a surrogate pair in UTF-16) meets one from U+E000 to U+FFFF.
 func (c *jcs) compareKeys(a, b jcsMember) int {
-	x, y := c.keys[a.keyStart:a.keyEnd], c.keys[b.keyStart:b.keyEnd]
+	x, y := c.key(a), c.key(b)
 	for len(x) > 0 && len(y) > 0 {
 		if x[0] < utf8.RuneSelf && y[0] < utf8.RuneSelf {
 			if x[0] != y[0] {
@@ -218,11 +273,9 @@ func (c *jcs) str(i int, key bool) int {
 		j++
 	}
 	if j < len(c.src) && c.src[j] == '"' {
-		// Printable ASCII without escapes, the usual case, is canonical as it is.
+		// Printable ASCII without escapes, the usual case, is canonical as
+		// it is, and so is a key: out holds it for sorting.
 		c.out = append(c.out, c.src[i:j+1]...)
-		if key {
-			c.keys = append(c.keys, c.src[i+1:j]...)
-		}
 		return j + 1
 	}
 	end := skipString(c.src, i)
@@ -234,9 +287,10 @@ func (c *jcs) str(i int, key bool) int {
 		// decoded; a lone surrogate or invalid UTF-8 becomes U+FFFD.
 		_ = json.Unmarshal(c.src[i:end], &s)
 	}
+	start := len(c.out)
 	c.out = appendJCSString(c.out, s)
-	if key {
-		c.keys = append(c.keys, s...)
+	if key && len(c.out)-start != len(s)+2 {
+		c.keys = append(c.keys, s...) // out holds it escaped
 	}
 	return end
 }
