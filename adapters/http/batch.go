@@ -47,6 +47,61 @@ func renderBatch(r application.BatchResult) ([]byte, error) {
 type batchRequest struct {
 	meta       application.BatchMeta
 	operations []batchOperation
+	arena      *batchArena
+}
+
+// batchArena hands out what the operations of one batch point to, location
+// specs and texts, from a few shared allocations instead of one each. A nil
+// arena allocates each, for a single location.
+type batchArena struct {
+	operations int // how many, for sizing
+	bins       []stock.BinLocationSpec
+	warehouses []stock.WarehouseSpec
+	// Texts are appended to a builder, whose String shares its buffer:
+	// what is written stays as it is, and a full buffer is left to the
+	// texts that point into it, not grown.
+	texts strings.Builder
+}
+
+const arenaTextBytes = 4096
+
+func (a *batchArena) bin(spec stock.BinLocationSpec) *stock.BinLocationSpec {
+	if a == nil {
+		p := new(stock.BinLocationSpec)
+		*p = spec
+		return p
+	}
+	if len(a.bins) == cap(a.bins) {
+		a.bins = make([]stock.BinLocationSpec, 0, max(a.operations, 1))
+	}
+	a.bins = append(a.bins, spec)
+	return &a.bins[len(a.bins)-1]
+}
+
+func (a *batchArena) warehouse(spec stock.WarehouseSpec) *stock.WarehouseSpec {
+	if a == nil {
+		p := new(stock.WarehouseSpec)
+		*p = spec
+		return p
+	}
+	if len(a.warehouses) == cap(a.warehouses) {
+		a.warehouses = make([]stock.WarehouseSpec, 0, max(a.operations, 1))
+	}
+	a.warehouses = append(a.warehouses, spec)
+	return &a.warehouses[len(a.warehouses)-1]
+}
+
+func (a *batchArena) text(b []byte) string {
+	if a == nil {
+		return string(b)
+	}
+	if a.texts.Cap()-a.texts.Len() < len(b) {
+		a.texts = strings.Builder{}
+		a.texts.Grow(max(arenaTextBytes, len(b)))
+	}
+	start := a.texts.Len()
+	a.texts.Write(b)
+	return a.texts.String()[start:]
 }
 
 // batchOperation is one element of a batch: its members, and whether every
@@ -107,6 +162,7 @@ func readBatch(w http.ResponseWriter, r *http.Request, endpoint string) (batchRe
 			Key: r.PathValue("idempotencyKey"), Endpoint: endpoint, Fingerprint: fingerprint(raw), User: apiUser(r.Context()),
 		},
 		operations: ops,
+		arena:      &batchArena{operations: len(ops)},
 	}, nil
 }
 
@@ -254,14 +310,14 @@ func boundedID(fields jsonFields, name string, required, lenient bool) (int64, e
 	return n, nil
 }
 
-func text(fields jsonFields, name string) (string, error) {
+func text(a *batchArena, fields jsonFields, name string) (string, error) {
 	raw, ok := fields.get(name)
 	if !ok || string(raw) == "null" {
 		return "", nil
 	}
 	var s string
 	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && bytes.IndexByte(raw, '\\') < 0 {
-		s = string(raw[1 : len(raw)-1]) // no escapes: the bytes are the string
+		s = a.text(raw[1 : len(raw)-1]) // no escapes: the bytes are the string
 	} else {
 		var err error
 		if s, err = decodeString(raw); err != nil {
@@ -300,7 +356,7 @@ func object(dst, fields jsonFields, name string, allowed ...string) (inner jsonF
 }
 
 // locationSpec reads `warehouse` or `binLocation` (spec 2.6) from fields.
-func locationSpec(fields jsonFields, prefix string) (stock.LocationSpec, error) {
+func locationSpec(a *batchArena, fields jsonFields, prefix string) (stock.LocationSpec, error) {
 	var spec stock.LocationSpec
 	var whFields, binFields [4]jsonField // each object's members, without allocating
 	wh, hasWarehouse, err := object(whFields[:0], fields, "warehouse", "id", "code")
@@ -316,18 +372,18 @@ func locationSpec(fields jsonFields, prefix string) (stock.LocationSpec, error) 
 		if err != nil {
 			return spec, prefixed(prefix+"warehouse.", err)
 		}
-		code, err := text(wh, "code")
+		code, err := text(a, wh, "code")
 		if err != nil {
 			return spec, prefixed(prefix+"warehouse.", err)
 		}
-		spec.Warehouse = &stock.WarehouseSpec{ID: id, Code: code}
+		spec.Warehouse = a.warehouse(stock.WarehouseSpec{ID: id, Code: code})
 	}
 	if hasBin {
 		id, err := identifier(bin, "id", false)
 		if err != nil {
 			return spec, prefixed(prefix+"binLocation.", err)
 		}
-		code, err := text(bin, "code")
+		code, err := text(a, bin, "code")
 		if err != nil {
 			return spec, prefixed(prefix+"binLocation.", err)
 		}
@@ -335,11 +391,11 @@ func locationSpec(fields jsonFields, prefix string) (stock.LocationSpec, error) 
 		if err != nil {
 			return spec, prefixed(prefix+"binLocation.", err)
 		}
-		whCode, err := text(bin, "warehouseCode")
+		whCode, err := text(a, bin, "warehouseCode")
 		if err != nil {
 			return spec, prefixed(prefix+"binLocation.", err)
 		}
-		spec.BinLocation = &stock.BinLocationSpec{ID: id, Code: code, WarehouseID: whID, WarehouseCode: whCode}
+		spec.BinLocation = a.bin(stock.BinLocationSpec{ID: id, Code: code, WarehouseID: whID, WarehouseCode: whCode})
 	}
 	return spec, nil
 }

@@ -39,7 +39,7 @@ func BenchmarkReadAndParseBatch(b *testing.B) {
 			if _, err := op.check(allowed); err != nil {
 				b.Fatal(err)
 			}
-			if _, err := parseChange(op.fields); err != nil {
+			if _, err := parseChange(req.arena, op.fields); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -32,7 +32,7 @@ type opOutcome struct {
 
 type stockParsers struct {
 	allowed []string
-	parse   func(jsonFields) (stock.Operation, error)
+	parse   func(*batchArena, jsonFields) (stock.Operation, error)
 	ref     func(map[string]jsonRaw) (stock.Operation, error)
 }
 
@@ -44,8 +44,8 @@ var equivalenceEndpoints = []stockParsers{
 	{[]string{"articleDetailId", "quantity", "source", "destination"}, parseRelocation, func(m map[string]jsonRaw) (stock.Operation, error) {
 		return refParseRelocation(toRawMap(m))
 	}},
-	{[]string{"orderDetailId", "quantity", "warehouse", "binLocation"}, func(f jsonFields) (stock.Operation, error) {
-		op, err := parseDetailShipment(f)
+	{[]string{"orderDetailId", "quantity", "warehouse", "binLocation"}, func(a *batchArena, f jsonFields) (stock.Operation, error) {
+		op, err := parseDetailShipment(a, f)
 		return stock.Change{ArticleDetailID: op.OrderDetailID, At: op.From, Quantity: op.Quantity}, err
 	}, func(m map[string]jsonRaw) (stock.Operation, error) {
 		id, q, at, err := refQuantityAt(toRawMap(m), "orderDetailId")
@@ -69,7 +69,7 @@ func readNew(body []byte, e stockParsers) readOutcome {
 		id, err := op.check(e.allowed)
 		var parsed stock.Operation
 		if err == nil {
-			parsed, err = e.parse(op.fields)
+			parsed, err = e.parse(req.arena, op.fields)
 		}
 		o := opOutcome{id: string(id), op: parsed}
 		if err != nil {

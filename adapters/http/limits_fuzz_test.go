@@ -126,8 +126,8 @@ func FuzzReadBatch(f *testing.F) {
 				}
 			}
 			_, _ = op.check([]string{"articleDetailId", "quantity", "warehouse", "binLocation"})
-			_, _ = parseChange(op.fields)
-			_, _ = parseRelocation(op.fields)
+			_, _ = parseChange(req.arena, op.fields)
+			_, _ = parseRelocation(req.arena, op.fields)
 		}
 		if again := fingerprint(body); again != req.meta.Fingerprint {
 			t.Fatal("the fingerprint is not stable")

@@ -97,7 +97,7 @@ func (h *Handler) createReturn(w http.ResponseWriter, r *http.Request) error {
 		if body.BinLocation != nil {
 			fields = append(fields, jsonField{name: "binLocation", value: body.BinLocation})
 		}
-		spec, err := locationSpec(fields, "")
+		spec, err := locationSpec(nil, fields, "")
 		if err != nil {
 			return errs.Invalidf("%v", err)
 		}
