@@ -146,6 +146,7 @@ func (c *jcs) object(i int) int {
 	c.objects = append(c.objects, jcsObject{start: int32(len(c.out))})
 	unsortedBefore := c.unsorted
 	base := len(c.pending)
+	inOrder := true
 	c.out = append(c.out, '{')
 	j := skipSpace(c.src, i+1)
 	for n := 0; j < len(c.src) && c.src[j] != '}'; n++ {
@@ -159,6 +160,9 @@ func (c *jcs) object(i int) int {
 			m.keyStart, m.keyEnd, m.inKeys = int32(keysBefore), int32(len(c.keys)), true
 		} else {
 			m.keyStart, m.keyEnd = m.textStart+1, int32(len(c.out))-1
+		}
+		if inOrder && n > 0 && c.compareKeys(c.pending[len(c.pending)-1], m) > 0 {
+			inOrder = false
 		}
 		c.out = append(c.out, ':')
 		j = skipSpace(c.src, j)
@@ -177,7 +181,6 @@ func (c *jcs) object(i int) int {
 	c.out = append(c.out, '}')
 
 	own := c.pending[base:]
-	inOrder := slices.IsSortedFunc(own, c.compareKeys)
 	if !inOrder {
 		slices.SortStableFunc(own, c.compareKeys)
 	}
@@ -232,6 +235,22 @@ func (c *jcs) key(m jcsMember) []byte {
 // (a surrogate pair in UTF-16) meets one from U+E000 to U+FFFF.
 func (c *jcs) compareKeys(a, b jcsMember) int {
 	x, y := c.key(a), c.key(b)
+	// Skip what they share; where they differ, two ASCII bytes decide as
+	// they are, else the characters they are in.
+	i := 0
+	for i < len(x) && i < len(y) && x[i] == y[i] {
+		i++
+	}
+	if i == len(x) || i == len(y) {
+		return len(x) - len(y)
+	}
+	if x[i] < utf8.RuneSelf && y[i] < utf8.RuneSelf {
+		return int(x[i]) - int(y[i])
+	}
+	for i > 0 && !utf8.RuneStart(x[i]) {
+		i--
+	}
+	x, y = x[i:], y[i:]
 	for len(x) > 0 && len(y) > 0 {
 		if x[0] < utf8.RuneSelf && y[0] < utf8.RuneSelf {
 			if x[0] != y[0] {
