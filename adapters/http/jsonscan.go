@@ -159,19 +159,19 @@ type opSpan struct {
 }
 
 // keySpan is a key of an object still open: its token in src and, when it
-// has escapes, its decoded text.
+// has escapes, the index of its decoded text in decodedKeys (else -1). It
+// holds no pointer, which spares the collector's barriers on the hot path.
 type keySpan struct {
-	start, end int32
-	decoded    string
-	escaped    bool
+	start, end, decoded int32
 }
 
 type batchScanner struct {
-	src       []byte
-	depth     int
-	keys      []keySpan
-	escaped   bool // the last string read has escapes
-	plainText bool // no string of the current op has escapes, controls or non-ASCII
+	src         []byte
+	depth       int
+	keys        []keySpan
+	decodedKeys []string
+	escaped     bool // the last string read has escapes
+	plainText   bool // no string of the current op has escapes, controls or non-ASCII
 	batchScan
 }
 
@@ -397,7 +397,7 @@ func (s *batchScanner) object(i int, op bool) int {
 		return -1
 	}
 	src := s.src
-	base := len(s.keys)
+	base, decodedBase := len(s.keys), len(s.decodedKeys)
 	// Objects of many keys are checked for repeats through a map, the
 	// others through the slice.
 	var many map[string]struct{}
@@ -414,9 +414,10 @@ func (s *batchScanner) object(i int, op bool) int {
 		if keyEnd < 0 {
 			return -1
 		}
-		key := keySpan{start: int32(j), end: int32(keyEnd), escaped: s.escaped}
-		if key.escaped {
-			key.decoded = jsonKey(src[j:keyEnd])
+		key := keySpan{start: int32(j), end: int32(keyEnd), decoded: -1}
+		if s.escaped {
+			key.decoded = int32(len(s.decodedKeys))
+			s.decodedKeys = append(s.decodedKeys, jsonKey(src[j:keyEnd]))
 		}
 		if many == nil && len(s.keys)-base == 16 {
 			many = make(map[string]struct{}, 32)
@@ -439,9 +440,11 @@ func (s *batchScanner) object(i int, op bool) int {
 			return -1
 		}
 		if op {
-			name := key.decoded
-			if !key.escaped {
+			var name string
+			if key.decoded < 0 {
 				name = fieldName(src[key.start+1 : key.end-1])
+			} else {
+				name = s.decodedKeys[key.decoded]
 			}
 			s.fields = append(s.fields, jsonField{name: name, value: src[valueStart:j]})
 		}
@@ -453,7 +456,7 @@ func (s *batchScanner) object(i int, op bool) int {
 		case ',':
 			j = skipSpace(src, j+1)
 		case '}':
-			s.keys = s.keys[:base]
+			s.keys, s.decodedKeys = s.keys[:base], s.decodedKeys[:decodedBase]
 			s.depth--
 			return j + 1
 		default:
@@ -465,8 +468,8 @@ func (s *batchScanner) object(i int, op bool) int {
 // keyText is a key as checkJSONShape compares it: the bytes between the
 // quotes, or the decoded text when there are escapes.
 func (s *batchScanner) keyText(k keySpan) string {
-	if k.escaped {
-		return k.decoded
+	if k.decoded >= 0 {
+		return s.decodedKeys[k.decoded]
 	}
 	return string(s.src[k.start+1 : k.end-1])
 }
@@ -482,7 +485,7 @@ func (s *batchScanner) repeated(base int, key keySpan, many map[string]struct{})
 	}
 	token := s.src[key.start:key.end]
 	for _, k := range s.keys[base:] {
-		if !k.escaped && !key.escaped {
+		if k.decoded < 0 && key.decoded < 0 {
 			if string(s.src[k.start:k.end]) == string(token) {
 				return true
 			}
