@@ -142,59 +142,91 @@ func (c *jcs) value(i int) int {
 }
 
 func (c *jcs) object(i int) int {
-	k := len(c.objects)
-	c.objects = append(c.objects, jcsObject{start: int32(len(c.out))})
-	unsortedBefore := c.unsorted
-	base := len(c.pending)
-	inOrder := true
-	c.out = append(c.out, '{')
+	o := c.beginObject()
 	j := skipSpace(c.src, i+1)
-	for n := 0; j < len(c.src) && c.src[j] != '}'; n++ {
-		if n > 0 {
-			c.out = append(c.out, ',')
-		}
-		m := jcsMember{textStart: int32(len(c.out))}
-		keysBefore := len(c.keys)
+	for j < len(c.src) && c.src[j] != '}' {
+		c.beginMember(&o)
 		j = c.str(j, true)
-		if len(c.keys) > keysBefore {
-			m.keyStart, m.keyEnd, m.inKeys = int32(keysBefore), int32(len(c.keys)), true
-		} else {
-			m.keyStart, m.keyEnd = m.textStart+1, int32(len(c.out))-1
-		}
-		if inOrder && n > 0 && c.compareKeys(c.pending[len(c.pending)-1], m) > 0 {
-			inOrder = false
-		}
-		c.out = append(c.out, ':')
+		c.keyWritten(&o)
 		j = skipSpace(c.src, j)
 		if j < len(c.src) && c.src[j] == ':' {
 			j++
 		}
-		m.valueStart, m.firstObject = int32(len(c.out)), int32(len(c.objects))
 		j = skipSpace(c.src, c.value(j))
-		m.valueEnd = int32(len(c.out))
-		c.pending = append(c.pending, m)
+		c.endMember(&o)
 		if j < len(c.src) && c.src[j] == ',' {
 			j++
 		}
 		j = skipSpace(c.src, j)
 	}
-	c.out = append(c.out, '}')
+	c.endObject(&o)
+	return j + 1
+}
 
-	own := c.pending[base:]
-	if !inOrder {
+// The writers below take a value piece by piece, from this reader or from
+// the batch scanner (which reads the body once for all it checks).
+
+// jcsOpenObject is an object being written.
+type jcsOpenObject struct {
+	k, base, unsortedBefore, keysBefore, n int
+	inOrder                                bool
+	member                                 jcsMember // the member being written
+}
+
+func (c *jcs) beginObject() jcsOpenObject {
+	o := jcsOpenObject{k: len(c.objects), base: len(c.pending), unsortedBefore: c.unsorted, inOrder: true}
+	c.objects = append(c.objects, jcsObject{start: int32(len(c.out))})
+	c.out = append(c.out, '{')
+	return o
+}
+
+// beginMember comes before the member's key is written (a string).
+func (c *jcs) beginMember(o *jcsOpenObject) {
+	if o.n > 0 {
+		c.out = append(c.out, ',')
+	}
+	o.member = jcsMember{textStart: int32(len(c.out))}
+	o.keysBefore = len(c.keys)
+}
+
+// keyWritten comes after the member's key, before its value.
+func (c *jcs) keyWritten(o *jcsOpenObject) {
+	m := &o.member
+	if len(c.keys) > o.keysBefore {
+		m.keyStart, m.keyEnd, m.inKeys = int32(o.keysBefore), int32(len(c.keys)), true
+	} else {
+		m.keyStart, m.keyEnd = m.textStart+1, int32(len(c.out))-1
+	}
+	if o.inOrder && o.n > 0 && c.compareKeys(c.pending[len(c.pending)-1], *m) > 0 {
+		o.inOrder = false
+	}
+	c.out = append(c.out, ':')
+	m.valueStart, m.firstObject = int32(len(c.out)), int32(len(c.objects))
+}
+
+// endMember comes after the member's value.
+func (c *jcs) endMember(o *jcsOpenObject) {
+	o.member.valueEnd = int32(len(c.out))
+	c.pending = append(c.pending, o.member)
+	o.n++
+}
+
+func (c *jcs) endObject(o *jcsOpenObject) {
+	c.out = append(c.out, '}')
+	own := c.pending[o.base:]
+	if !o.inOrder {
 		slices.SortStableFunc(own, c.compareKeys)
 	}
-	o := &c.objects[k]
-	o.end, o.next = int32(len(c.out)), int32(len(c.objects))
-	o.inOrder = inOrder && c.unsorted == unsortedBefore
-	if !o.inOrder {
+	obj := &c.objects[o.k]
+	obj.end, obj.next = int32(len(c.out)), int32(len(c.objects))
+	obj.inOrder = o.inOrder && c.unsorted == o.unsortedBefore
+	if !obj.inOrder {
 		// Only objects that emit rearranges need their members kept.
 		c.unsorted++
-		o.first, o.n = int32(len(c.members)), int32(len(own))
+		obj.first, obj.n = int32(len(c.members)), int32(len(own))
 		c.members = append(c.members, own...)
 	}
-	c.pending = c.pending[:base]
-	return j + 1
+	c.pending = c.pending[:o.base]
 }
 
 // emit appends out[lo:hi] to buf with every object in it in key order; k
@@ -284,8 +316,8 @@ func firstUTF16Unit(r rune) rune {
 	return r
 }
 
-// str canonicalises the string at src[i] (a quote) and returns the index
-// just past it; for a key it also keeps the decoded text for sorting.
+// str canonicalises the string at src[i] (a quote), a key or not, and
+// returns the index just past it.
 func (c *jcs) str(i int, key bool) int {
 	j := i + 1
 	for j < len(c.src) && c.src[j] != '"' && c.src[j] != '\\' && c.src[j] < utf8.RuneSelf {
@@ -298,20 +330,33 @@ func (c *jcs) str(i int, key bool) int {
 		return j + 1
 	}
 	end := skipString(c.src, i)
+	c.decodedString(c.src[i:end], key)
+	return end
+}
+
+// decodedString writes the JSON string token (quotes included), escapes
+// resolved; for a key that out cannot hold as it is, it keeps the decoded
+// text in keys for sorting.
+func (c *jcs) decodedString(token []byte, key bool) {
 	var s string
-	if raw := c.src[i+1 : max(i+1, end-1)]; bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+	if raw := token[1:max(1, len(token)-1)]; bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
 		s = string(raw)
 	} else {
 		// Resolves escapes and surrogate pairs the way the batch itself is
 		// decoded; a lone surrogate or invalid UTF-8 becomes U+FFFD.
-		_ = json.Unmarshal(c.src[i:end], &s)
+		s = decodeJSONString(token)
 	}
 	start := len(c.out)
 	c.out = appendJCSString(c.out, s)
 	if key && len(c.out)-start != len(s)+2 {
 		c.keys = append(c.keys, s...) // out holds it escaped
 	}
-	return end
+}
+
+func decodeJSONString(token []byte) string {
+	var s string
+	_ = json.Unmarshal(token, &s)
+	return s
 }
 
 // appendJCSString writes s as RFC 8785 does: only the quote, the backslash
@@ -346,18 +391,23 @@ func appendJCSString(out []byte, s string) []byte {
 // it.
 func (c *jcs) number(i int) int {
 	j := i
-	plain := true // an integer short enough to be exact in a float64
-	for ; j < len(c.src); j++ {
-		b := c.src[j]
+	for j < len(c.src) && (c.src[j] >= '0' && c.src[j] <= '9' || c.src[j] == '-' || c.src[j] == '.' || c.src[j] == 'e' || c.src[j] == 'E' || c.src[j] == '+') {
+		j++
+	}
+	c.writeNumber(c.src[i:j])
+	return j
+}
+
+// writeNumber writes the number literal lit.
+func (c *jcs) writeNumber(lit []byte) {
+	plain := len(lit) <= 15 // an integer short enough to be exact in a float64
+	for _, b := range lit {
 		if b == '.' || b == 'e' || b == 'E' || b == '+' {
 			plain = false
-		} else if (b < '0' || b > '9') && b != '-' {
-			break
 		}
 	}
-	lit := c.src[i:j]
 	switch {
-	case plain && len(lit) <= 15:
+	case plain:
 		if string(lit) == "-0" {
 			lit = lit[1:]
 		}
@@ -372,7 +422,6 @@ func (c *jcs) number(i int) int {
 			c.out = appendES6Number(c.out, f)
 		}
 	}
-	return j
 }
 
 // appendES6Number writes f as ECMAScript's Number.prototype.toString does:
