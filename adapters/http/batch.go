@@ -2,6 +2,7 @@ package http
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -132,7 +133,9 @@ func readBatch(w http.ResponseWriter, r *http.Request, endpoint string) (batchRe
 	if raw == nil {
 		return batchRequest{}, errs.Invalidf("request body is empty: a JSON array of operations is expected")
 	}
-	scan := scanBatch(raw, application.MaxBatchOperations)
+	canonical := newJCS(raw)
+	defer canonical.release()
+	scan := scanBatch(raw, application.MaxBatchOperations, canonical)
 	// A fault of JSON anywhere outranks one of shape, which ends the scan.
 	if scan.invalid || scan.shape != nil && !json.Valid(raw) {
 		var v any
@@ -159,7 +162,7 @@ func readBatch(w http.ResponseWriter, r *http.Request, endpoint string) (batchRe
 	}
 	return batchRequest{
 		meta: application.BatchMeta{
-			Key: r.PathValue("idempotencyKey"), Endpoint: endpoint, Fingerprint: fingerprint(raw), User: apiUser(r.Context()),
+			Key: r.PathValue("idempotencyKey"), Endpoint: endpoint, Fingerprint: sumText(canonical.result()), User: apiUser(r.Context()),
 		},
 		operations: ops,
 		arena:      &batchArena{operations: len(ops)},
@@ -171,6 +174,12 @@ func readBatch(w http.ResponseWriter, r *http.Request, endpoint string) (batchRe
 // number forms (1.0, 1e0) and string escapes.
 func fingerprint(raw []byte) string {
 	sum := canonicalSum(raw)
+	return hex.EncodeToString(sum[:])
+}
+
+// sumText is the fingerprint of a canonical form.
+func sumText(canonical []byte) string {
+	sum := sha256.Sum256(canonical)
 	return hex.EncodeToString(sum[:])
 }
 

@@ -64,6 +64,11 @@ func (c *jcs) release() {
 // canonical reads src and returns its canonical form, valid until release.
 func (c *jcs) canonical() []byte {
 	c.value(0)
+	return c.result()
+}
+
+// result is the canonical form of what was written, valid until release.
+func (c *jcs) result() []byte {
 	if c.unsorted == 0 {
 		return c.out
 	}

@@ -138,7 +138,8 @@ func fieldName(b []byte) string {
 // JSON (what json.Valid accepts), the first fault of shape (nesting deeper
 // than maxJSONDepth or a key repeated, as checkJSONShape finds it), and,
 // when the body is an array, its elements, each object split into its
-// members. The batch reader used to take five passes for this.
+// members. The same pass writes the body's canonical form, for the
+// fingerprint. The batch reader used to take six passes for this.
 type batchScan struct {
 	invalid bool  // not valid JSON up to the first fault of shape, or at all
 	shape   error // the first fault of shape; the rest of the body is unread
@@ -167,10 +168,12 @@ type keySpan struct {
 
 type batchScanner struct {
 	src         []byte
+	canonical   *jcs
 	depth       int
 	keys        []keySpan
 	decodedKeys []string
 	escaped     bool // the last string read has escapes
+	plain       bool // the last string read is printable ASCII without escapes
 	plainText   bool // no string of the current op has escapes, controls or non-ASCII
 	batchScan
 }
@@ -184,9 +187,11 @@ var plainString = func() (t [256]bool) {
 	return t
 }()
 
-// scanBatch reads src, which holds something other than white space.
-func scanBatch(src []byte, maxOps int) batchScan {
-	s := batchScanner{src: src, batchScan: batchScan{notObject: -1}}
+// scanBatch reads src, which holds something other than white space, and
+// writes its canonical form to canonical; that is complete when the scan
+// found no fault.
+func scanBatch(src []byte, maxOps int, canonical *jcs) batchScan {
+	s := batchScanner{src: src, canonical: canonical, batchScan: batchScan{notObject: -1}}
 	// A guess from the size: an operation has a few members, each some
 	// twenty bytes long.
 	s.ops = make([]opSpan, 0, min(maxOps, len(src)/64+1))
@@ -222,7 +227,11 @@ func (s *batchScanner) value(i int) int {
 	case '[':
 		return s.array(i, 0)
 	case '"':
-		return s.str(i)
+		j := s.str(i)
+		if j >= 0 {
+			s.writeString(i, j, false)
+		}
+		return j
 	case 't':
 		return s.literal(i, "true")
 	case 'f':
@@ -241,12 +250,13 @@ func (s *batchScanner) literal(i int, word string) int {
 	if len(s.src)-i < len(word) || string(s.src[i:i+len(word)]) != word {
 		return s.fail()
 	}
+	s.canonical.out = append(s.canonical.out, word...)
 	return i + len(word)
 }
 
 // number reads -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func (s *batchScanner) number(i int) int {
-	src := s.src
+func (s *batchScanner) number(start int) int {
+	src, i := s.src, start
 	if src[i] == '-' {
 		i++
 	}
@@ -276,6 +286,7 @@ func (s *batchScanner) number(i int) int {
 		}
 		i = j
 	}
+	s.canonical.writeNumber(src[start:i])
 	return i
 }
 
@@ -286,9 +297,18 @@ func digits(src []byte, i int) int {
 	return i
 }
 
+// writeString writes the string src[i:end] to the canonical form.
+func (s *batchScanner) writeString(i, end int, key bool) {
+	if s.plain {
+		s.canonical.out = append(s.canonical.out, s.src[i:end]...)
+	} else {
+		s.canonical.decodedString(s.src[i:end], key)
+	}
+}
+
 func (s *batchScanner) str(i int) int {
 	src := s.src
-	s.escaped = false
+	s.escaped, s.plain = false, true
 	for j := i + 1; ; {
 		for j < len(src) && plainString[src[j]] {
 			j++
@@ -300,7 +320,7 @@ func (s *batchScanner) str(i int) int {
 		case c == '"':
 			return j + 1
 		case c == '\\':
-			s.escaped, s.plainText = true, false
+			s.escaped, s.plain, s.plainText = true, false, false
 			if j+1 >= len(src) {
 				return s.fail()
 			}
@@ -318,7 +338,7 @@ func (s *batchScanner) str(i int) int {
 		case c < 0x20:
 			return s.fail()
 		default: // DEL and beyond ASCII: valid JSON, for the text check to judge
-			s.plainText = false
+			s.plain, s.plainText = false, false
 			j++
 		}
 	}
@@ -344,15 +364,20 @@ func (s *batchScanner) array(i, maxOps int) int {
 	if !s.open() {
 		return -1
 	}
-	src := s.src
+	src, c := s.src, s.canonical
+	c.out = append(c.out, '[')
 	j := skipSpace(src, i+1)
 	if j < len(src) && src[j] == ']' {
+		c.out = append(c.out, ']')
 		s.depth--
 		return j + 1
 	}
 	for n := 0; ; n++ {
 		if j >= len(src) {
 			return s.fail()
+		}
+		if n > 0 {
+			c.out = append(c.out, ',')
 		}
 		if maxOps > 0 {
 			s.elements++
@@ -383,6 +408,7 @@ func (s *batchScanner) array(i, maxOps int) int {
 		case ',':
 			j = skipSpace(src, j+1)
 		case ']':
+			c.out = append(c.out, ']')
 			s.depth--
 			return j + 1
 		default:
@@ -401,8 +427,11 @@ func (s *batchScanner) object(i int, op bool) int {
 	// Objects of many keys are checked for repeats through a map, the
 	// others through the slice.
 	var many map[string]struct{}
+	c := s.canonical
+	o := c.beginObject()
 	j := skipSpace(src, i+1)
 	if j < len(src) && src[j] == '}' {
+		c.endObject(&o)
 		s.depth--
 		return j + 1
 	}
@@ -414,6 +443,9 @@ func (s *batchScanner) object(i int, op bool) int {
 		if keyEnd < 0 {
 			return -1
 		}
+		c.beginMember(&o)
+		s.writeString(j, keyEnd, true)
+		c.keyWritten(&o)
 		key := keySpan{start: int32(j), end: int32(keyEnd), decoded: -1}
 		if s.escaped {
 			key.decoded = int32(len(s.decodedKeys))
@@ -439,6 +471,7 @@ func (s *batchScanner) object(i int, op bool) int {
 		if j = s.value(j); j < 0 {
 			return -1
 		}
+		c.endMember(&o)
 		if op {
 			var name string
 			if key.decoded < 0 {
@@ -456,6 +489,7 @@ func (s *batchScanner) object(i int, op bool) int {
 		case ',':
 			j = skipSpace(src, j+1)
 		case '}':
+			c.endObject(&o)
 			s.keys, s.decodedKeys = s.keys[:base], s.decodedKeys[:decodedBase]
 			s.depth--
 			return j + 1
