@@ -17,7 +17,8 @@ import (
 // their keys, strings with their escapes resolved and re-escaped the JCS way
 // ("\u0041" is "A"), numbers in ECMAScript form (1.0 is 1, 1e2 is 100).
 //
-// Every batch is fingerprinted, so this reads the body once, front to back:
+// Every batch is fingerprinted (scanBatch drives the same writer while it
+// checks the body), so this reads the body once, front to back:
 // values are written in the order they come, and only objects whose members
 // are out of order are rearranged when the result is put together, each
 // byte moved once whatever the depth. Rescanning nested spans level by level
