@@ -18,8 +18,9 @@ const maxJSONDepth = 32
 // checkJSONShape refuses a body nested deeper than maxJSONDepth or with an
 // object that holds the same key twice (encoding/json would keep the last,
 // the fingerprint and a reader of the log the first). It runs on every JSON
-// body before anything decodes it; a body that is not valid JSON passes, for
-// the decoder to report.
+// body before anything decodes it, but for a batch body, which scanBatch
+// checks the same way in its one pass; a body that is not valid JSON passes,
+// for the decoder to report.
 func checkJSONShape(src []byte) error {
 	if !json.Valid(src) {
 		return nil
@@ -105,22 +106,24 @@ func textProblem(raw []byte, path string) (property, message string, found bool)
 
 // operationTextProblem checks the strings of one batch operation, except
 // its free-form `id`, and returns an error naming the property, or nil.
-func operationTextProblem(fields map[string]json.RawMessage) error {
-	names := make([]string, 0, len(fields))
-	for name := range fields {
-		names = append(names, name)
-	}
-	slices.Sort(names) // the same operation always names the same property
-	for _, name := range names {
-		raw := fields[name]
-		if name == "id" {
+// The same operation always names the same property: the fault in the
+// field whose name sorts first.
+func operationTextProblem(fields jsonFields) error {
+	var first *jsonField
+	var property, message string
+	for i := range fields {
+		f := &fields[i]
+		if f.name == "id" || first != nil && f.name >= first.name {
 			continue
 		}
-		if property, msg, found := textProblem(raw, name); found {
-			return fmt.Errorf("%s %s", property, msg)
+		if p, msg, found := textProblem(f.value, f.name); found {
+			first, property, message = f, p, msg
 		}
 	}
-	return nil
+	if first == nil {
+		return nil
+	}
+	return fmt.Errorf("%s %s", property, message)
 }
 
 // walkText checks the value starting at i and returns the index past it.

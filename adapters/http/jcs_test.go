@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf16"
 )
 
 // The examples are RFC 8785's own (section 3.2.2, 3.2.3 and appendix B).
@@ -237,5 +240,29 @@ func BenchmarkFingerprintThousandOperations(b *testing.B) {
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
 		fingerprint(body)
+	}
+}
+
+// Keys that share a prefix and differ inside a character of several bytes
+// are ordered by their UTF-16 code units, as encoding them says.
+func TestCanonicalKeyOrderIsUTF16OrderAfterSharedPrefixes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8785, 1))
+	runes := []rune{'a', 'b', 0x7f, 0x80, 0xe9, 0x7ff, 0x800, 0xd7ff, 0xe000, 0xfb33, 0xffff, 0x10000, 0x1f600, 0x10ffff}
+	key := func(prefix string) string {
+		b := []rune(prefix)
+		for range rng.IntN(3) {
+			b = append(b, runes[rng.IntN(len(runes))])
+		}
+		return string(b)
+	}
+	for range 20000 {
+		prefix := key("")
+		x, y := key(prefix), key(prefix)
+		c := jcs{out: []byte(x + y)}
+		got := c.compareKeys(jcsMember{keyEnd: int32(len(x))}, jcsMember{keyStart: int32(len(x)), keyEnd: int32(len(x) + len(y))})
+		want := slices.Compare(utf16.Encode([]rune(x)), utf16.Encode([]rune(y)))
+		if (got < 0) != (want < 0) || (got == 0) != (want == 0) {
+			t.Fatalf("%q vs %q: got %d, want the sign of %d", x, y, got, want)
+		}
 	}
 }

@@ -38,9 +38,22 @@ type success struct {
 
 var ok = success{Success: true}
 
-// readBody returns the request body, checked for media type and size. An
-// empty body is returned as nil.
+// readBody returns the request body, checked for media type, size, depth
+// and repeated keys. An empty body is returned as nil.
 func readBody(r *http.Request, w http.ResponseWriter) ([]byte, error) {
+	body, err := readRawBody(r, w)
+	if err != nil || body == nil {
+		return body, err
+	}
+	if err := checkJSONShape(body); err != nil {
+		return nil, err
+	}
+	return body, nil
+}
+
+// readRawBody is readBody without the checks of JSON shape, for readers
+// that make them in their own pass.
+func readRawBody(r *http.Request, w http.ResponseWriter) ([]byte, error) {
 	// A body that announces its length is read into one buffer of that
 	// size, not grown by doubling.
 	var buf bytes.Buffer
@@ -67,9 +80,6 @@ func readBody(r *http.Request, w http.ResponseWriter) ([]byte, error) {
 	ct := r.Header.Get("Content-Type")
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 		return nil, errUnsupportedMedia
-	}
-	if err := checkJSONShape(body); err != nil {
-		return nil, err
 	}
 	return body, nil
 }

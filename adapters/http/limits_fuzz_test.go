@@ -117,17 +117,17 @@ func FuzzReadBatch(f *testing.F) {
 			t.Fatalf("%d operations", n)
 		}
 		for _, op := range req.operations {
-			if err := operationTextProblem(op); err == nil {
-				for name, raw := range op {
-					if name == "id" {
+			if err := operationTextProblem(op.fields); err == nil {
+				for _, f := range op.fields {
+					if f.name == "id" {
 						continue
 					}
-					assertNoControl(t, raw)
+					assertNoControl(t, f.value)
 				}
 			}
-			_, _ = operationFields(op, "articleDetailId", "quantity", "warehouse", "binLocation")
-			_, _ = parseChange(op)
-			_, _ = parseRelocation(op)
+			_, _ = op.check([]string{"articleDetailId", "quantity", "warehouse", "binLocation"})
+			_, _ = parseChange(req.arena, op.fields)
+			_, _ = parseRelocation(req.arena, op.fields)
 		}
 		if again := fingerprint(body); again != req.meta.Fingerprint {
 			t.Fatal("the fingerprint is not stable")

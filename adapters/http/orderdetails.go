@@ -1,7 +1,6 @@
 package http
 
 import (
-	"encoding/json"
 	"net/http"
 
 	"github.com/shopstock/inventory/application"
@@ -15,13 +14,11 @@ func (h *Handler) shipOrderDetails(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	ops := make([]application.DetailShipment, len(req.operations))
-	for i, fields := range req.operations {
-		id, err := operationFields(fields, "orderDetailId", "quantity", "warehouse", "binLocation")
+	allowed := []string{"orderDetailId", "quantity", "warehouse", "binLocation"}
+	for i, op := range req.operations {
+		id, err := op.check(allowed)
 		if err == nil {
-			err = operationTextProblem(fields)
-		}
-		if err == nil {
-			ops[i], err = parseDetailShipment(fields)
+			ops[i], err = parseDetailShipment(req.arena, op.fields)
 		}
 		ops[i].OperationID = id
 		if err != nil {
@@ -36,9 +33,9 @@ func (h *Handler) shipOrderDetails(w http.ResponseWriter, r *http.Request) error
 	return nil
 }
 
-func parseDetailShipment(fields map[string]json.RawMessage) (application.DetailShipment, error) {
+func parseDetailShipment(a *batchArena, fields jsonFields) (application.DetailShipment, error) {
 	var op application.DetailShipment
 	var err error
-	op.OrderDetailID, op.Quantity, op.From, err = quantityAt(fields, "orderDetailId")
+	op.OrderDetailID, op.Quantity, op.From, err = quantityAt(a, fields, "orderDetailId")
 	return op, err
 }

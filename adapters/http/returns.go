@@ -90,14 +90,14 @@ func (h *Handler) createReturn(w http.ResponseWriter, r *http.Request) error {
 	}
 	req := application.ReturnRequest{Restock: body.Restock == nil || *body.Restock}
 	if body.Warehouse != nil || body.BinLocation != nil {
-		fields := map[string]json.RawMessage{}
+		var fields jsonFields
 		if body.Warehouse != nil {
-			fields["warehouse"] = body.Warehouse
+			fields = append(fields, jsonField{name: "warehouse", value: body.Warehouse})
 		}
 		if body.BinLocation != nil {
-			fields["binLocation"] = body.BinLocation
+			fields = append(fields, jsonField{name: "binLocation", value: body.BinLocation})
 		}
-		spec, err := locationSpec(fields, "")
+		spec, err := locationSpec(nil, fields, "")
 		if err != nil {
 			return errs.Invalidf("%v", err)
 		}

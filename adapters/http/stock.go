@@ -1,7 +1,6 @@
 package http
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 
@@ -12,20 +11,17 @@ import (
 // stockEndpoint reads a stock batch into domain operations and hands it to
 // the one batch use case; parse reads one operation, and what it cannot read
 // fails that operation only.
-func (h *Handler) stockEndpoint(endpoint string, parse func(map[string]json.RawMessage) (stock.Operation, error), allowed []string) func(http.ResponseWriter, *http.Request) error {
+func (h *Handler) stockEndpoint(endpoint string, parse func(*batchArena, jsonFields) (stock.Operation, error), allowed []string) func(http.ResponseWriter, *http.Request) error {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		req, err := readBatch(w, r, endpoint)
 		if err != nil {
 			return err
 		}
 		ops := make([]application.BatchOperation, len(req.operations))
-		for i, fields := range req.operations {
-			id, err := operationFields(fields, allowed...)
+		for i, op := range req.operations {
+			id, err := op.check(allowed)
 			if err == nil {
-				err = operationTextProblem(fields)
-			}
-			if err == nil {
-				ops[i].Op, err = parse(fields)
+				ops[i].Op, err = parse(req.arena, op.fields)
 			}
 			ops[i].OperationID = id
 			if err != nil {
@@ -49,31 +45,31 @@ func (h *Handler) stockRoutes() {
 		[]string{"articleDetailId", "quantity", "source", "destination"}))
 }
 
-func parseSet(fields map[string]json.RawMessage) (stock.Operation, error) {
-	article, quantity, at, err := quantityAt(fields, "articleDetailId")
+func parseSet(a *batchArena, fields jsonFields) (stock.Operation, error) {
+	article, quantity, at, err := quantityAt(a, fields, "articleDetailId")
 	return stock.Set{ArticleDetailID: article, At: at, Quantity: quantity}, err
 }
 
-func parseChange(fields map[string]json.RawMessage) (stock.Operation, error) {
-	article, quantity, at, err := quantityAt(fields, "articleDetailId")
+func parseChange(a *batchArena, fields jsonFields) (stock.Operation, error) {
+	article, quantity, at, err := quantityAt(a, fields, "articleDetailId")
 	return stock.Change{ArticleDetailID: article, At: at, Quantity: quantity}, err
 }
 
 // quantityAt reads what set, change and order-detail shipping share: an id
 // field, a quantity and a location.
-func quantityAt(fields map[string]json.RawMessage, idField string) (id int64, quantity int, at stock.LocationSpec, err error) {
+func quantityAt(a *batchArena, fields jsonFields, idField string) (id int64, quantity int, at stock.LocationSpec, err error) {
 	if id, err = identifier(fields, idField, true); err != nil {
 		return 0, 0, at, err
 	}
 	if quantity, err = quantityField(fields); err != nil {
 		return 0, 0, at, err
 	}
-	at, err = locationSpec(fields, "")
+	at, err = locationSpec(a, fields, "")
 	return id, quantity, at, err
 }
 
 // quantityField reads the required `quantity` within the domain's bounds.
-func quantityField(fields map[string]json.RawMessage) (int, error) {
+func quantityField(fields jsonFields) (int, error) {
 	q, err := integer(fields, "quantity", true, false)
 	if err != nil {
 		return 0, err
@@ -81,36 +77,38 @@ func quantityField(fields map[string]json.RawMessage) (int, error) {
 	return stock.ParseQuantity("quantity", q)
 }
 
-func parseRelocation(fields map[string]json.RawMessage) (stock.Operation, error) {
+func parseRelocation(a *batchArena, fields jsonFields) (stock.Operation, error) {
 	var op stock.Relocate
 	var err error
 	if op.ArticleDetailID, err = identifier(fields, "articleDetailId", true); err != nil {
 		return op, err
 	}
-	if string(fields["quantity"]) == `"all"` {
+	quantity, _ := fields.get("quantity")
+	if string(quantity) == `"all"` {
 		op.All = true
 	} else {
 		if _, err := integer(fields, "quantity", true, false); err != nil {
-			return op, fmt.Errorf(`quantity must be a positive integer or "all", not %s`, string(fields["quantity"]))
+			return op, fmt.Errorf(`quantity must be a positive integer or "all", not %s`, string(quantity))
 		}
 		if op.Quantity, err = quantityField(fields); err != nil {
 			return op, err
 		}
 	}
-	if op.From, err = relocationSide(fields, "source"); err != nil {
+	if op.From, err = relocationSide(a, fields, "source"); err != nil {
 		return op, err
 	}
-	op.To, err = relocationSide(fields, "destination")
+	op.To, err = relocationSide(a, fields, "destination")
 	return op, err
 }
 
-func relocationSide(fields map[string]json.RawMessage, name string) (stock.LocationSpec, error) {
-	inner, present, err := object(fields, name, "warehouse", "binLocation")
+func relocationSide(a *batchArena, fields jsonFields, name string) (stock.LocationSpec, error) {
+	var members [2]jsonField
+	inner, present, err := object(members[:0], fields, name, "warehouse", "binLocation")
 	if err != nil {
 		return stock.LocationSpec{}, err
 	}
 	if !present {
 		return stock.LocationSpec{}, fmt.Errorf("%s is required", name)
 	}
-	return locationSpec(inner, name+".")
+	return locationSpec(a, inner, name+".")
 }
