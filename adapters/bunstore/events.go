@@ -87,6 +87,16 @@ ON CONFLICT (article_detail_id) DO NOTHING`, bun.List(ids)).Exec(ctx); err != ni
 // saveSnapshots writes snapshots that LockSnapshots returned (so their
 // rows exist).
 func (r events) saveSnapshots(ctx context.Context, snapshots []ports.StockSnapshot) error {
+	if !r.s.db.postgres {
+		c := newSQLiteColumns(len(snapshots))
+		sqliteColumn(c, snapshots, "id", func(s *ports.StockSnapshot) int64 { return s.ArticleDetailID }, func(v int64) any { return v })
+		sqliteColumn(c, snapshots, "figures", func(s *ports.StockSnapshot) string { return s.Figures }, func(v string) any { return v })
+		sqliteColumn(c, snapshots, "below", func(s *ports.StockSnapshot) bool { return s.Below }, func(v bool) any { return v })
+		return c.chunks(sqliteRowsChunk, false, func(chunk sqliteChunk) error {
+			return r.s.execPrepared(ctx, `WITH v(id, figures, below) AS (VALUES `+chunk.tuples+`)
+UPDATE stock_snapshots SET figures = v.figures, below = v.below FROM v WHERE stock_snapshots.article_detail_id = v.id`, chunk.args...)
+		})
+	}
 	rows := make([]snapshotRow, len(snapshots))
 	for i, s := range snapshots {
 		rows[i] = snapshotRow{ArticleDetailID: s.ArticleDetailID, Figures: s.Figures, Below: s.Below}
@@ -149,7 +159,16 @@ func (r events) Record(ctx context.Context, snapshots []ports.StockSnapshot, evs
 	for i, e := range evs {
 		rows[i] = eventRow{ID: first + int64(i), Type: e.Type, CreatedAt: at.UTC(), Data: string(e.Data)}
 	}
-	if _, err := r.s.idb.NewInsert().Model(&rows).Exec(ctx); err != nil {
+	// SQLite: the values bound as parameters of one prepared statement
+	// (the type and time bound once), not formatted into its text.
+	c := newSQLiteColumns(len(rows))
+	sqliteColumn(c, rows, "id", func(e *eventRow) int64 { return e.ID }, func(v int64) any { return v })
+	sqliteColumn(c, rows, "type", func(e *eventRow) string { return e.Type }, func(v string) any { return v })
+	sqliteColumn(c, rows, "created_at", func(e *eventRow) time.Time { return e.CreatedAt }, func(v time.Time) any { return sqliteTime(&v) })
+	sqliteColumn(c, rows, "data", func(e *eventRow) string { return e.Data }, func(v string) any { return v })
+	if err := c.chunks(sqliteRowsChunk, true, func(chunk sqliteChunk) error {
+		return r.s.execPrepared(ctx, chunk.insert("events"), chunk.args...)
+	}); err != nil {
 		return err
 	}
 	return r.fanOut(ctx, rows)

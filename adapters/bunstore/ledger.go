@@ -72,12 +72,6 @@ func (r ledger) append(ctx context.Context, entries []stock.LedgerEntry) error {
 	return r.appendSQLite(ctx, rows)
 }
 
-// ledgerInsertChunk rows at most go into one SQLite statement.
-const ledgerInsertChunk = 1000
-
-const ledgerInsertColumns = `INSERT INTO stock_ledger_entries
-(article_detail_id, warehouse_id, bin_location_id, type, quantity, stock_after, idempotency_key, operation_id, order_id, order_detail_id, user_name, created_at) VALUES `
-
 // appendSQLite binds the entries as parameters of multi-row inserts, a
 // value that every entry shares (the batch's key, user, time, type) once.
 func (r ledger) appendSQLite(ctx context.Context, rows []ledgerRow) error {
@@ -94,14 +88,8 @@ func (r ledger) appendSQLite(ctx context.Context, rows []ledgerRow) error {
 	sqliteColumn(c, rows, "order_detail_id", func(l *ledgerRow) *int64 { return l.OrderDetailID }, func(v *int64) any { return derefOrNil(v) })
 	sqliteColumn(c, rows, "user_name", func(l *ledgerRow) string { return l.User }, func(v string) any { return v })
 	sqliteColumn(c, rows, "created_at", func(l *ledgerRow) time.Time { return l.CreatedAt }, func(v time.Time) any { return sqliteTime(&v) })
-	return c.chunks(ledgerInsertChunk, true, func(chunk sqliteChunk) error {
-		columns := "(" + strings.Join(append(append([]string{}, chunk.shared...), chunk.perRow...), ", ") + ")"
-		if chunk.sharedTuple == "" {
-			return r.s.execPrepared(ctx, "INSERT INTO stock_ledger_entries "+columns+" VALUES "+chunk.tuples, chunk.args...)
-		}
-		return r.s.execPrepared(ctx, "WITH s("+strings.Join(chunk.shared, ", ")+") AS (VALUES "+chunk.sharedTuple+"), v("+
-			strings.Join(chunk.perRow, ", ")+") AS (VALUES "+chunk.tuples+") INSERT INTO stock_ledger_entries "+columns+
-			" SELECT s.*, v.* FROM v CROSS JOIN s", chunk.args...)
+	return c.chunks(sqliteRowsChunk, true, func(chunk sqliteChunk) error {
+		return r.s.execPrepared(ctx, chunk.insert("stock_ledger_entries"), chunk.args...)
 	})
 }
 

@@ -98,6 +98,21 @@ func (c *sqliteColumns) chunks(maxRows int, share bool, fn func(sqliteChunk) err
 	return nil
 }
 
+// sqliteRowsChunk rows at most go into one SQLite statement.
+const sqliteRowsChunk = 1000
+
+// insert is the statement that inserts the chunk's rows into table, in
+// their order.
+func (c sqliteChunk) insert(table string) string {
+	columns := "(" + strings.Join(append(append([]string{}, c.shared...), c.perRow...), ", ") + ")"
+	if c.sharedTuple == "" {
+		return "INSERT INTO " + table + " " + columns + " VALUES " + c.tuples
+	}
+	// CROSS JOIN keeps v the outer loop: the rows go in in their order.
+	return "WITH s(" + strings.Join(c.shared, ", ") + ") AS (VALUES " + c.sharedTuple + "), v(" + strings.Join(c.perRow, ", ") +
+		") AS (VALUES " + c.tuples + ") INSERT INTO " + table + " " + columns + " SELECT s.*, v.* FROM v CROSS JOIN s"
+}
+
 // sqliteStatements keeps prepared statements by their text: preparing a
 // statement of a thousand rows costs about half of running it, and a
 // batch's statements have the same text from one batch of its size to the

@@ -589,14 +589,11 @@ func (r stockMappings) updateSQLite(ctx context.Context, rows []mappingRow, chan
 		sqliteColumn(c, rows, "take", func(m *mappingRow) *time.Time { return m.LastStockTake }, func(v *time.Time) any { return sqliteTime(v) })
 		sets = append(sets, "last_stock_take = v.take")
 	}
-	return c.chunks(mappingUpdateChunk, false, func(chunk sqliteChunk) error {
+	return c.chunks(sqliteRowsChunk, false, func(chunk sqliteChunk) error {
 		return r.s.execPrepared(ctx, `WITH v(`+strings.Join(chunk.perRow, ", ")+`) AS (VALUES `+chunk.tuples+`)
 UPDATE stock_mappings SET `+strings.Join(sets, ", ")+` FROM v WHERE stock_mappings.id = v.id`, chunk.args...)
 	})
 }
-
-// mappingUpdateChunk rows at most go into one SQLite update.
-const mappingUpdateChunk = 1000
 
 func (r stockMappings) ArticleStock(ctx context.Context, articleDetailID int64) ([]stock.WarehouseStock, error) {
 	var rows []struct {
