@@ -46,14 +46,29 @@ type lockedSnapshotRow struct {
 }
 
 func (r events) lockedSnapshots(ctx context.Context, ids []int64) ([]lockedSnapshotRow, error) {
-	var rows []lockedSnapshotRow
-	q := r.s.idb.NewSelect().TableExpr("stock_snapshots AS ss").Join("JOIN article_details AS a ON a.id = ss.article_detail_id").
-		ColumnExpr("ss.article_detail_id, ss.figures, ss.below, a.number, a.name, a.reorder_point").
-		Where(r.s.idIn("ss.article_detail_id", ids)).OrderExpr("ss.article_detail_id")
+	lock := ""
 	if r.s.write && r.s.db.postgres {
-		q = q.For("UPDATE OF ss") // the products are locked by their writers already
+		lock = " FOR UPDATE OF ss" // the products are locked by their writers already
 	}
-	return rows, q.Scan(ctx, &rows)
+	// Scanned column by column: a batch reads a hundred of these.
+	rows, err := r.s.idb.QueryContext(ctx, `SELECT ss.article_detail_id, ss.figures, ss.below, a.number, a.name, a.reorder_point
+FROM stock_snapshots AS ss JOIN article_details AS a ON a.id = ss.article_detail_id
+WHERE ss.article_detail_id ? ORDER BY ss.article_detail_id`+lock, r.s.inIDs(ids))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make([]lockedSnapshotRow, 0, len(ids))
+	for rows.Next() {
+		var row lockedSnapshotRow
+		var reorderPoint int64
+		if err := rows.Scan(&row.ArticleDetailID, &row.Figures, &row.Below, &row.Number, &row.Name, &reorderPoint); err != nil {
+			return nil, err
+		}
+		row.ReorderPoint = int(reorderPoint)
+		out = append(out, row)
+	}
+	return out, rows.Err()
 }
 
 // LockSnapshots locks the existing snapshots and creates the missing ones

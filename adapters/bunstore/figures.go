@@ -20,16 +20,8 @@ func (r figures) StockOf(ctx context.Context, ids []int64) (map[int64][]stock.Wa
 	if len(ids) == 0 {
 		return stocks, outstanding, nil
 	}
-	var rows []struct {
-		Kind                  string `bun:"kind"`
-		ArticleDetailID       int64  `bun:"article_detail_id"`
-		WarehouseID           int64  `bun:"warehouse_id"`
-		WarehouseCode         string `bun:"warehouse_code"`
-		StockAvailableForSale bool   `bun:"stock_available_for_sale"`
-		Stock                 int    `bun:"stock"`
-		ReservedStock         int    `bun:"reserved_stock"`
-	}
-	err := r.s.idb.NewRaw(`SELECT 'w' AS kind, t.article_detail_id, t.warehouse_id, w.code AS warehouse_code,
+	// Scanned column by column: a batch reads a few hundred of these.
+	rows, err := r.s.idb.QueryContext(ctx, `SELECT 'w' AS kind, t.article_detail_id, t.warehouse_id, w.code AS warehouse_code,
     w.stock_available_for_sale, t.stock, t.reserved_stock
 FROM stock_totals AS t JOIN warehouses AS w ON w.id = t.warehouse_id
 WHERE t.article_detail_id ?0 AND t.mappings > 0
@@ -38,18 +30,28 @@ SELECT 'o', od.article_detail_id, 0, '', ?1, SUM(od.outstanding), 0
 FROM order_details AS od
 WHERE od.article_detail_id ?0 AND od.outstanding > 0
 GROUP BY od.article_detail_id
-ORDER BY 2, 3`, r.s.inIDs(ids), false).Scan(ctx, &rows)
-	for _, row := range rows {
-		if row.Kind == "o" {
-			outstanding[row.ArticleDetailID] = row.Stock
+ORDER BY 2, 3`, r.s.inIDs(ids), false)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var kind, code string
+		var article, warehouseID, total, reserved int64
+		var forSale bool
+		if err := rows.Scan(&kind, &article, &warehouseID, &code, &forSale, &total, &reserved); err != nil {
+			return nil, nil, err
+		}
+		if kind == "o" {
+			outstanding[article] = int(total)
 			continue
 		}
-		stocks[row.ArticleDetailID] = append(stocks[row.ArticleDetailID], stock.WarehouseStock{
-			WarehouseID: row.WarehouseID, WarehouseCode: row.WarehouseCode, StockAvailableForSale: row.StockAvailableForSale,
-			Stock: row.Stock, ReservedStock: row.ReservedStock,
+		stocks[article] = append(stocks[article], stock.WarehouseStock{
+			WarehouseID: warehouseID, WarehouseCode: code, StockAvailableForSale: forSale,
+			Stock: int(total), ReservedStock: int(reserved),
 		})
 	}
-	return stocks, outstanding, err
+	return stocks, outstanding, rows.Err()
 }
 
 // outstandingSQL is what a product's positions still have to ship, as a
