@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -393,42 +392,67 @@ func unpackMappings(packed, codes string) ([]lockedMappingRow, error) {
 		return nil, nil
 	}
 	rows := make([]lockedMappingRow, 0, strings.Count(packed, ";")+1)
-	for record := range strings.SplitSeq(packed, ";") {
-		var f [8]string
+	for len(packed) > 0 {
+		var record string
+		record, packed, _ = strings.Cut(packed, ";")
+		var n [8]int64
+		var hasTake bool
 		rest := record
-		for i := range f {
-			var ok bool
-			if f[i], rest, ok = strings.Cut(rest, ","); !ok && i < len(f)-1 {
-				return nil, fmt.Errorf("packed mapping %q: %d fields, want %d", record, i+1, len(f))
-			}
-		}
-		var n [7]int64
 		for i := range n {
-			v, err := strconv.ParseInt(f[i], 10, 64)
-			if err != nil {
-				return nil, fmt.Errorf("packed mapping %q: %w", record, err)
+			var field string
+			var more bool
+			field, rest, more = strings.Cut(rest, ",")
+			if more != (i < len(n)-1) {
+				return nil, fmt.Errorf("packed mapping %q: want %d fields", record, len(n))
 			}
-			n[i] = v
+			if i == len(n)-1 && field == "" {
+				break
+			}
+			v, ok := parsePackedInt(field)
+			if !ok {
+				return nil, fmt.Errorf("packed mapping %q: field %d is not an integer", record, i+1)
+			}
+			n[i], hasTake = v, i == len(n)-1
 		}
 		row := lockedMappingRow{mappingRow: mappingRow{ID: n[0], BinLocationID: n[1], WarehouseID: n[2], ArticleDetailID: n[3],
 			Stock: int(n[4]), ReservedStock: int(n[5]), IsDefault: n[6] == 1}}
-		if f[7] != "" {
-			micros, err := strconv.ParseInt(f[7], 10, 64)
-			if err != nil {
-				return nil, fmt.Errorf("packed mapping %q: %w", record, err)
-			}
-			t := time.UnixMicro(micros).UTC()
+		if hasTake {
+			t := time.UnixMicro(n[7]).UTC()
 			row.LastStockTake = &t
 		}
 		length, after, ok := strings.Cut(codes, ":")
-		size, err := strconv.Atoi(length)
-		if !ok || err != nil || size > len(after) {
+		size, isInt := parsePackedInt(length)
+		if !ok || !isInt || size < 0 || size > int64(len(after)) {
 			return nil, fmt.Errorf("packed bin codes at %q", codes[:min(len(codes), 40)])
 		}
 		row.BinCode, codes = after[:size], after[size:]
 		rows = append(rows, row)
 	}
 	return rows, nil
+}
+
+// parsePackedInt reads a decimal integer as PostgreSQL writes it: an
+// optional minus and at most 18 digits (every column packed fits).
+func parsePackedInt(s string) (int64, bool) {
+	negative := strings.HasPrefix(s, "-")
+	if negative {
+		s = s[1:]
+	}
+	if s == "" || len(s) > 18 {
+		return 0, false
+	}
+	var v int64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if negative {
+		v = -v
+	}
+	return v, true
 }
 
 func toMappingRow(m *stock.Mapping) mappingRow {
