@@ -42,7 +42,7 @@ func (ws *WorkingSet) change(article int64, at Location, quantity int, ref Refer
 	if avail := available(sources); -quantity > avail {
 		return insufficient(article, at, -quantity, avail)
 	}
-	ws.apply(article, take(sources, -quantity), EntryOutgoing, ref)
+	ws.apply(article, ws.take(sources, -quantity), EntryOutgoing, ref)
 	return nil
 }
 

@@ -24,7 +24,8 @@ func (d SetDefault) Run(ws *WorkingSet, _ Reference) error {
 	if err != nil {
 		return err
 	}
-	return ws.setDefault(d.ArticleDetailID, ws.bins[at.BinLocationID], d.Default)
+	b, _ := ws.bin(at.BinLocationID)
+	return ws.setDefault(d.ArticleDetailID, b, d.Default)
 }
 
 func (ws *WorkingSet) setDefault(article int64, bin Bin, isDefault bool) error {
@@ -34,7 +35,7 @@ func (ws *WorkingSet) setDefault(article int64, bin Bin, isDefault bool) error {
 	if bin.ID <= 0 || bin.WarehouseID <= 0 {
 		return errs.E(errs.Internal, "bin location %q is not resolved", bin.Code)
 	}
-	if known, ok := ws.bins[bin.ID]; ok && known.WarehouseID != bin.WarehouseID {
+	if known, ok := ws.bin(bin.ID); ok && known.WarehouseID != bin.WarehouseID {
 		return errs.E(errs.Internal, "bin location %d belongs to warehouse %d, not %d", bin.ID, known.WarehouseID, bin.WarehouseID)
 	}
 	if !ws.loadedWarehouses[articleWarehouse{article, bin.WarehouseID}] {
@@ -58,7 +59,7 @@ func (ws *WorkingSet) setDefault(article int64, bin Bin, isDefault bool) error {
 		}
 		return nil
 	}
-	for _, m := range ws.inWarehouse(article, bin.WarehouseID) {
+	for m := range ws.inWarehouse(article, bin.WarehouseID) {
 		if m.defaultMapping && m.binLocationID != bin.ID {
 			ws.touch(m)
 			m.defaultMapping = false

@@ -20,6 +20,10 @@ type Mapping struct {
 	reservedStock   int
 	defaultMapping  bool
 	lastStockTake   *time.Time
+
+	// touched: changed by the working set that holds the mapping, so that
+	// Changes writes it back.
+	touched bool
 }
 
 // NewMapping is an empty, not yet persisted mapping (ID 0).

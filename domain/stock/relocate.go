@@ -73,7 +73,7 @@ func (ws *WorkingSet) relocate(article int64, from, to Location, quantity int, a
 	if err := ws.checkLimitOn(article, to, target, quantity); err != nil {
 		return 0, err
 	}
-	steps := append(take(sources, quantity), step{to.WarehouseID, target, quantity})
+	steps := append(ws.take(sources, quantity), step{to.WarehouseID, target, quantity})
 	ws.apply(article, steps, EntryRelocation, ref)
 	return quantity, nil
 }

@@ -25,11 +25,15 @@ func (h Hold) In(at Location) bool {
 // scope (see Scope.Add), for operations outside this package that act on it
 // in several steps.
 func (ws *WorkingSet) Locate(article int64, spec LocationSpec) (Location, error) {
-	return ws.locate(article, spec, "")
+	at, err := ws.locate(article, spec, "")
+	return at.labelled(), err
 }
 
 // BinCode is the code of a bin location the working set knows, "" if none.
-func (ws *WorkingSet) BinCode(bin int64) string { return ws.bins[bin].Code }
+func (ws *WorkingSet) BinCode(bin int64) string {
+	b, _ := ws.bin(bin)
+	return b.Code
+}
 
 // Spec is the location a hold needs declared in a scope: its bin.
 func (h Hold) Spec() LocationSpec {
@@ -56,8 +60,8 @@ func (ws *WorkingSet) Reserve(article int64, at Location, quantity int) ([]Hold,
 		return nil, insufficient(article, at, quantity, avail)
 	}
 	var holds []Hold
-	for _, s := range take(sources, quantity) {
-		m := ws.mappings[mappingKey{article, s.bin}]
+	for _, s := range ws.take(sources, quantity) {
+		m := ws.slotAt(mappingKey{article, s.bin}).m
 		ws.touch(m)
 		m.reservedStock += -s.delta
 		holds = append(holds, Hold{WarehouseID: s.warehouse, BinLocationID: s.bin, Quantity: -s.delta})
@@ -135,7 +139,7 @@ func (ws *WorkingSet) ShipHolding(article int64, from Location, quantity int, ho
 		used[i], left = n, left-n
 	}
 	if left > 0 {
-		ws.apply(article, take(sources, left), EntryShipment, ref)
+		ws.apply(article, ws.take(sources, left), EntryShipment, ref)
 	}
 	return used, nil
 }

@@ -1,6 +1,8 @@
 package stock
 
 import (
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -160,4 +162,27 @@ func TestNoMappingHoldsMoreThanTheStockLimit(t *testing.T) {
 	ws := load(t, full)
 	mustNot(t, ws.change(article, atA, 5, ref))
 	eq(t, "at the limit", state(ws), want(row{bin: shelfA, stock: MaxStock}))
+}
+
+func TestANeedIsFoundWhereItWasFirstDeclared(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	codes := []string{"", "A-01", "B-01", "WH1"}
+	random := func() need {
+		return need{int64(r.IntN(3)), specKey{id: int64(r.IntN(3)), binWarehouseID: int64(r.IntN(2)),
+			warehouse: r.IntN(2) == 0, bin: r.IntN(2) == 0, code: codes[r.IntN(4)], binWarehouse: codes[r.IntN(4)]}}
+	}
+	for range 200 {
+		var needs []scopeNeed
+		for range r.IntN(40) {
+			needs = append(needs, scopeNeed{need: random()})
+		}
+		x := newNeedIndex(needs)
+		for range 50 {
+			n := random()
+			want := slices.IndexFunc(needs, func(s scopeNeed) bool { return s.need == n })
+			if got, ok := x.find(n); got != want || ok != (want >= 0) {
+				t.Fatalf("%+v: got %d, %v; want %d", n, got, ok, want)
+			}
+		}
+	}
 }

@@ -56,7 +56,7 @@ func (ws *WorkingSet) setBin(article int64, at Location, quantity int, ref Refer
 
 func (ws *WorkingSet) setWarehouse(article int64, at Location, quantity int, ref Reference) error {
 	total, reserved := 0, 0
-	for _, m := range ws.inWarehouse(article, at.WarehouseID) {
+	for m := range ws.inWarehouse(article, at.WarehouseID) {
 		total += m.stock
 		reserved += m.reservedStock
 	}
@@ -77,10 +77,10 @@ func (ws *WorkingSet) setWarehouse(article int64, at Location, quantity int, ref
 		steps = []step{{at.WarehouseID, bin, diff}}
 	case diff < 0:
 		// quantity ≥ reserved, so the unreserved stock covers -diff.
-		steps = take(ws.sources(article, at, 0), -diff)
+		steps = ws.take(ws.sources(article, at, 0), -diff)
 	}
 	ws.apply(article, steps, EntryStocktake, ref)
-	for _, m := range ws.inWarehouse(article, at.WarehouseID) {
+	for m := range ws.inWarehouse(article, at.WarehouseID) {
 		ws.stamp(m)
 	}
 	return nil

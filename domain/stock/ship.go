@@ -32,6 +32,6 @@ func (ws *WorkingSet) ship(article int64, from Location, quantity int, ref Refer
 	if avail := available(sources); quantity > avail {
 		return insufficient(article, from, quantity, avail)
 	}
-	ws.apply(article, take(sources, quantity), EntryShipment, ref)
+	ws.apply(article, ws.take(sources, quantity), EntryShipment, ref)
 	return nil
 }

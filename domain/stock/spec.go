@@ -27,23 +27,28 @@ type LocationSpec struct {
 // Validate checks the shape of the spec; Resolve checks that it names
 // something. property prefixes messages (`source`, `destination`).
 func (s LocationSpec) Validate(property string) error {
-	prefix := ""
-	if property != "" {
-		prefix = property + "."
+	// The prefix is built only for a message: this runs for every operation.
+	prefix := func() string {
+		if property == "" {
+			return ""
+		}
+		return property + "."
 	}
 	switch {
 	case s.Warehouse == nil && s.BinLocation == nil:
-		return errs.Invalidf("%swarehouse or %sbinLocation is required", prefix, prefix)
+		p := prefix()
+		return errs.Invalidf("%swarehouse or %sbinLocation is required", p, p)
 	case s.Warehouse != nil && s.BinLocation != nil:
-		return errs.Invalidf("give either %swarehouse or %sbinLocation, not both", prefix, prefix)
+		p := prefix()
+		return errs.Invalidf("give either %swarehouse or %sbinLocation, not both", p, p)
 	case s.Warehouse != nil:
 		if s.Warehouse.ID == 0 && s.Warehouse.Code == "" {
-			return errs.Invalidf("%swarehouse needs an id or a code", prefix)
+			return errs.Invalidf("%swarehouse needs an id or a code", prefix())
 		}
 	default:
 		b := s.BinLocation
 		if b.ID == 0 && (b.Code == "" || (b.WarehouseID == 0 && b.WarehouseCode == "")) {
-			return errs.Invalidf("%sbinLocation needs an id, or a code with a warehouseId or warehouseCode", prefix)
+			return errs.Invalidf("%sbinLocation needs an id, or a code with a warehouseId or warehouseCode", prefix())
 		}
 	}
 	return nil

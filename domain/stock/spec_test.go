@@ -16,7 +16,7 @@ func resolveIn(spec LocationSpec) (Location, error) {
 		[]KnownWarehouse{{ID: 1, Code: "WH1", NullBinLocationID: 10}, {ID: 2, Code: "WH2", NullBinLocationID: 20}},
 		[]Bin{{ID: 11, WarehouseID: 1, Code: "A-01"}, {ID: 21, WarehouseID: 2, Code: "A-01"}},
 		[]int64{7})
-	return ws.locate(7, spec, "")
+	return ws.Locate(7, spec)
 }
 
 func TestALocationSpecNamesExactlyOneWellFormedLocation(t *testing.T) {

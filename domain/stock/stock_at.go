@@ -20,7 +20,7 @@ func (ws *WorkingSet) StockAt(article int64, spec LocationSpec) (int, error) {
 		return 0, nil
 	}
 	total := 0
-	for _, m := range ws.inWarehouse(article, at.WarehouseID) {
+	for m := range ws.inWarehouse(article, at.WarehouseID) {
 		total += m.stock
 	}
 	return total, nil

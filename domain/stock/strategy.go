@@ -3,6 +3,7 @@ package stock
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/shopstock/inventory/domain/errs"
 )
@@ -13,7 +14,7 @@ func (ws *WorkingSet) inTarget(article int64, at Location) (int64, error) {
 	if !at.IsWarehouse() {
 		return at.BinLocationID, nil
 	}
-	for _, m := range ws.inWarehouse(article, at.WarehouseID) {
+	for m := range ws.inWarehouse(article, at.WarehouseID) {
 		if m.defaultMapping {
 			return m.binLocationID, nil
 		}
@@ -29,39 +30,57 @@ func (ws *WorkingSet) inTarget(article int64, at Location) (int64, error) {
 // give it up. In a warehouse: the default bin first, then the other bins by
 // stock ascending, then code, and the unknown bin location last. except is a
 // bin that must not give anything (a relocation's destination inside the
-// source warehouse); 0 excludes nothing.
+// source warehouse); 0 excludes nothing. The result lives in a buffer of the
+// working set that the next call reuses.
 func (ws *WorkingSet) sources(article int64, at Location, except int64) []*Mapping {
+	out := ws.sourceBuf[:0]
 	if !at.IsWarehouse() {
 		if m := ws.existing(article, at.BinLocationID); m != nil && m.binLocationID != except {
-			return []*Mapping{m}
-		}
-		return nil
-	}
-	var out []*Mapping
-	for _, m := range ws.inWarehouse(article, at.WarehouseID) {
-		if m.binLocationID != except {
 			out = append(out, m)
 		}
+		ws.sourceBuf = out
+		return out
 	}
-	rank := func(m *Mapping) int {
+	// Each mapping's rank and code, looked up once instead of per comparison.
+	ranked := ws.rankBuf[:0]
+	for _, m := range ws.byWarehouse[articleWarehouse{article, at.WarehouseID}] {
+		if m.Removable() || m.binLocationID == except {
+			continue
+		}
+		b, _ := ws.bin(m.binLocationID)
+		r := rankedMapping{m: m, rank: 1, code: b.Code}
 		switch {
 		case m.defaultMapping:
-			return 0
-		case ws.isNullBin(m.binLocationID):
-			return 2
-		default:
-			return 1
+			r.rank = 0
+		case b.IsNull:
+			r.rank = 2
 		}
+		ranked = append(ranked, r)
 	}
-	slices.SortFunc(out, func(a, b *Mapping) int {
-		return cmp.Or(
-			cmp.Compare(rank(a), rank(b)),
-			cmp.Compare(a.stock, b.stock),
-			cmp.Compare(ws.bins[a.binLocationID].Code, ws.bins[b.binLocationID].Code),
-			cmp.Compare(a.binLocationID, b.binLocationID),
-		)
+	slices.SortFunc(ranked, func(a, b rankedMapping) int {
+		if c := cmp.Compare(a.rank, b.rank); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.m.stock, b.m.stock); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.code, b.code); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.m.binLocationID, b.m.binLocationID)
 	})
+	for _, r := range ranked {
+		out = append(out, r.m)
+	}
+	clear(ranked)
+	ws.rankBuf, ws.sourceBuf = ranked[:0], out
 	return out
+}
+
+type rankedMapping struct {
+	m    *Mapping
+	rank int
+	code string
 }
 
 func available(sources []*Mapping) int {
@@ -73,9 +92,10 @@ func available(sources []*Mapping) int {
 }
 
 // take plans removing quantity of unreserved stock from sources in their
-// order; the caller has checked that enough is available.
-func take(sources []*Mapping, quantity int) []step {
-	var steps []step
+// order; the caller has checked that enough is available. The plan lives in
+// a buffer of the working set that the next call reuses.
+func (ws *WorkingSet) take(sources []*Mapping, quantity int) []step {
+	steps := ws.stepBuf[:0]
 	for _, m := range sources {
 		if quantity == 0 {
 			break
@@ -86,5 +106,6 @@ func take(sources []*Mapping, quantity int) []step {
 			quantity -= n
 		}
 	}
+	ws.stepBuf = steps
 	return steps
 }

@@ -3,6 +3,9 @@ package stock
 import (
 	"cmp"
 	"fmt"
+	"iter"
+	"maps"
+	"math"
 	"slices"
 	"time"
 
@@ -26,28 +29,63 @@ type articleWarehouse struct{ article, warehouse int64 }
 // loaded: acting outside of either is an internal error, never a silent
 // choice of bins from a partial view.
 type WorkingSet struct {
-	now time.Time
+	now      time.Time
+	nowStamp *time.Time // now, for the mappings it stamps
 
-	scope    Scope
-	resolved map[need]resolution
+	scope Scope
+	// index finds where a need is first declared in scope.needs; resolved
+	// is what each declaration resolved to.
+	index    needIndex
+	resolved []resolution
 	articles map[int64]bool // the scope's article details that exist
 
 	warehouses map[int64]KnownWarehouse
 	byCode     map[string]KnownWarehouse
-	bins       map[int64]Bin
-	binsByCode map[binCode]Bin
+	// binList holds every bin remembered, bins and binsByCode where in it
+	// the last one of an id or code is.
+	binList    []Bin
+	bins       map[int64]int32
+	binsByCode map[int64]map[string]int32 // by warehouse, then code
+	// eagerLabels: storage named one id with two codes, so a label built
+	// later from the id might not be the one the location was resolved by.
+	eagerLabels bool
 
 	loadedWarehouses map[articleWarehouse]bool
-	loadedBins       map[mappingKey]bool
 
-	// mappings holds every mapping seen, removable ones included: a persisted
-	// mapping that empties stays here so that Changes can report it removed,
-	// and so that it is the same object again if stock comes back.
-	mappings    map[mappingKey]*Mapping
+	// onBin holds, per article and bin, whether storage loaded its mapping
+	// and the mapping seen there. Every mapping seen stays, removable ones
+	// included: a persisted mapping that empties stays so that Changes can
+	// report it removed, and so that it is the same object again if stock
+	// comes back. The slots themselves live in slots, so that one can be
+	// changed in place.
+	onBin map[mappingKey]int32
+	slots []slot
+	// lastSlot is where the slot of onBin looked up last is (-1: there is
+	// none): an operation asks for the same one several times (is it
+	// loaded, what is there, take it).
+	lastSlot struct {
+		k  mappingKey
+		i  int32
+		ok bool
+	}
+	// all are the mappings of onBin in the order they were registered (one
+	// that replaces another goes last).
+	all []*Mapping
+	// byWarehouse lists the mappings of all per article and warehouse, for
+	// the warehouses loaded whole: only there may the strategy look.
 	byWarehouse map[articleWarehouse][]*Mapping
-	touched     map[*Mapping]bool
 	entries     []LedgerEntry
 	journal     []undo // while an operation runs: how to take it back
+
+	// Buffers the strategy reuses from one call to the next.
+	sourceBuf []*Mapping
+	rankBuf   []rankedMapping
+	stepBuf   []step
+}
+
+type slot struct {
+	m      *Mapping // nil: none seen
+	loaded bool
 }
 
 // KnownWarehouse is what a working set needs to know of a warehouse.
@@ -55,11 +93,6 @@ type KnownWarehouse struct {
 	ID                int64
 	Code              string
 	NullBinLocationID int64
-}
-
-type binCode struct {
-	warehouse int64
-	code      string
 }
 
 type resolution struct {
@@ -73,24 +106,29 @@ type resolution struct {
 // and stocktakes.
 func NewWorkingSet(scope Scope, now time.Time, warehouses []KnownWarehouse, bins []Bin, existing []int64) *WorkingSet {
 	ws := &WorkingSet{
-		now:              now,
-		scope:            scope,
-		resolved:         make(map[need]resolution, len(scope.needs)),
-		articles:         make(map[int64]bool, len(existing)),
-		warehouses:       make(map[int64]KnownWarehouse, len(warehouses)),
-		byCode:           make(map[string]KnownWarehouse, len(warehouses)),
-		bins:             make(map[int64]Bin, len(bins)),
-		binsByCode:       make(map[binCode]Bin, len(bins)),
-		loadedWarehouses: make(map[articleWarehouse]bool),
-		loadedBins:       make(map[mappingKey]bool),
-		mappings:         make(map[mappingKey]*Mapping),
-		byWarehouse:      make(map[articleWarehouse][]*Mapping),
-		touched:          make(map[*Mapping]bool),
+		now:        now,
+		scope:      scope,
+		index:      newNeedIndex(scope.needs),
+		resolved:   make([]resolution, len(scope.needs)),
+		articles:   make(map[int64]bool, len(existing)),
+		warehouses: make(map[int64]KnownWarehouse, len(warehouses)),
+		byCode:     make(map[string]KnownWarehouse, len(warehouses)),
+		binList:    make([]Bin, 0, len(bins)+len(warehouses)),
+		bins:       make(map[int64]int32, len(bins)+len(warehouses)),
+		binsByCode: make(map[int64]map[string]int32, len(warehouses)),
 	}
 	for _, id := range existing {
 		ws.articles[id] = true
 	}
+	// Sized up front: a batch can name thousands of bins, most often in
+	// one warehouse.
+	for id, n := range binsPerWarehouse(bins) {
+		ws.binsByCode[id] = make(map[string]int32, n+1) // and its unknown bin location
+	}
 	for _, w := range warehouses {
+		if known, ok := ws.warehouses[w.ID]; ok && known.Code != w.Code {
+			ws.eagerLabels = true
+		}
 		ws.warehouses[w.ID], ws.byCode[w.Code] = w, w
 		if w.NullBinLocationID != 0 {
 			ws.rememberBin(Bin{ID: w.NullBinLocationID, WarehouseID: w.ID, Code: warehouse.NullBinLocationCode, IsNull: true})
@@ -99,55 +137,156 @@ func NewWorkingSet(scope Scope, now time.Time, warehouses []KnownWarehouse, bins
 	for _, b := range bins {
 		ws.rememberBin(b)
 	}
-	for n := range scope.needs {
-		spec := n.at.spec()
-		if err := spec.Validate(""); err != nil {
-			ws.resolved[n] = resolution{err: err}
+	if len(ws.bins) < len(ws.binList) {
+		for _, b := range ws.binList {
+			if known, _ := ws.bin(b.ID); known.Code != b.Code || known.WarehouseID != b.WarehouseID {
+				ws.eagerLabels = true
+			}
+		}
+	}
+	for i, n := range scope.needs {
+		if !n.at.valid() {
+			ws.resolved[i] = resolution{err: n.at.spec().Validate("")}
 			continue
 		}
-		at, err := ws.resolve(spec)
-		ws.resolved[n] = resolution{at, err}
+		at, err := ws.resolveKey(n.at)
+		ws.resolved[i] = resolution{at, err}
 	}
 	return ws
+}
+
+// makeRoomForBins sizes the bins' maps for bins to come, which can be
+// thousands (most often in one warehouse), so that they are not rehashed
+// again and again as they grow.
+func (ws *WorkingSet) makeRoomForBins(bins []Bin) {
+	if len(bins) == 0 {
+		return
+	}
+	ws.binList = slices.Grow(ws.binList, len(bins))
+	ws.bins = roomFor(ws.bins, len(bins))
+	for id, n := range binsPerWarehouse(bins) {
+		ws.binsByCode[id] = roomFor(ws.binsByCode[id], n)
+	}
+}
+
+func binsPerWarehouse(bins []Bin) map[int64]int {
+	n := make(map[int64]int, 1)
+	// Storage lists bins warehouse by warehouse: count each run at once.
+	run, count := int64(0), 0
+	for _, b := range bins {
+		if b.WarehouseID != run || count == 0 {
+			if count > 0 {
+				n[run] += count
+			}
+			run, count = b.WarehouseID, 0
+		}
+		count++
+	}
+	if count > 0 {
+		n[run] += count
+	}
+	return n
+}
+
+// roomFor is m, or when more entries are to come than it holds, a copy of m
+// made for all of them.
+func roomFor[K comparable, V any](m map[K]V, more int) map[K]V {
+	if m != nil && more <= len(m) {
+		return m
+	}
+	bigger := make(map[K]V, len(m)+more)
+	maps.Copy(bigger, m)
+	return bigger
 }
 
 func (ws *WorkingSet) rememberBin(b Bin) {
 	if b.Code == warehouse.NullBinLocationCode {
 		b.IsNull = true
 	}
-	ws.bins[b.ID] = b
-	ws.binsByCode[binCode{b.WarehouseID, b.Code}] = b
+	i := int32(len(ws.binList))
+	ws.binList = append(ws.binList, b)
+	ws.bins[b.ID] = i
+	codes := ws.binsByCode[b.WarehouseID]
+	if codes == nil {
+		codes = make(map[string]int32)
+		ws.binsByCode[b.WarehouseID] = codes
+	}
+	codes[b.Code] = i
+}
+
+// bin is the bin location of id the working set knows.
+func (ws *WorkingSet) bin(id int64) (Bin, bool) {
+	i, ok := ws.bins[id]
+	if !ok {
+		return Bin{}, false
+	}
+	return ws.binList[i], true
 }
 
 // MappingNeeds are the mappings the resolved scope needs, for storage to
 // load and lock.
 func (ws *WorkingSet) MappingNeeds() MappingNeeds {
 	var n MappingNeeds
-	whole := map[articleWarehouse]bool{}
-	for nd, wholeWarehouse := range ws.scope.needs {
-		r := ws.resolved[nd]
+	var whole map[articleWarehouse]bool
+	for i, nd := range ws.scope.needs {
+		r := ws.resolved[i]
 		if r.err != nil || !ws.articles[nd.article] {
 			continue
 		}
-		if r.at.IsWarehouse() || wholeWarehouse {
+		if r.at.IsWarehouse() || nd.whole {
+			if whole == nil {
+				whole = make(map[articleWarehouse]bool)
+			}
 			whole[articleWarehouse{nd.article, r.at.WarehouseID}] = true
 			n.InWarehouse = append(n.InWarehouse, ArticleWarehouse{nd.article, r.at.WarehouseID})
 		}
 	}
-	for nd := range ws.scope.needs {
-		r := ws.resolved[nd]
+	for i, nd := range ws.scope.needs {
+		r := ws.resolved[i]
 		if r.err != nil || !ws.articles[nd.article] || r.at.IsWarehouse() || whole[articleWarehouse{nd.article, r.at.WarehouseID}] {
 			continue
+		}
+		if n.OnBin == nil {
+			n.OnBin = make([]ArticleBin, 0, len(ws.scope.needs)-len(n.InWarehouse))
 		}
 		n.OnBin = append(n.OnBin, ArticleBin{nd.article, r.at.BinLocationID})
 	}
 	n.InWarehouse = sortedUnique(n.InWarehouse, func(a, b ArticleWarehouse) int {
-		return cmp.Or(cmp.Compare(a.ArticleDetailID, b.ArticleDetailID), cmp.Compare(a.WarehouseID, b.WarehouseID))
+		if c := cmp.Compare(a.ArticleDetailID, b.ArticleDetailID); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.WarehouseID, b.WarehouseID)
 	})
-	n.OnBin = sortedUnique(n.OnBin, func(a, b ArticleBin) int {
-		return cmp.Or(cmp.Compare(a.ArticleDetailID, b.ArticleDetailID), cmp.Compare(a.BinLocationID, b.BinLocationID))
-	})
+	n.OnBin = sortedUniqueArticleBins(n.OnBin)
 	return n
+}
+
+// sortedUniqueArticleBins sorts by article detail, then bin location, and
+// drops repeats. A batch has a thousand of them: ids that fit in 32 bits
+// (all of them, in practice) are sorted as one number each, which is
+// several times faster than comparing pairs.
+func sortedUniqueArticleBins(s []ArticleBin) []ArticleBin {
+	for _, ab := range s {
+		if uint64(ab.ArticleDetailID) > math.MaxUint32 || uint64(ab.BinLocationID) > math.MaxUint32 {
+			return sortedUnique(s, func(a, b ArticleBin) int {
+				if c := cmp.Compare(a.ArticleDetailID, b.ArticleDetailID); c != 0 {
+					return c
+				}
+				return cmp.Compare(a.BinLocationID, b.BinLocationID)
+			})
+		}
+	}
+	keys := make([]uint64, len(s))
+	for i, ab := range s {
+		keys[i] = uint64(ab.ArticleDetailID)<<32 | uint64(ab.BinLocationID)
+	}
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	s = s[:len(keys)]
+	for i, k := range keys {
+		s[i] = ArticleBin{ArticleDetailID: int64(k >> 32), BinLocationID: int64(k & math.MaxUint32)}
+	}
+	return s
 }
 
 // Loaded takes the mappings storage loaded for what it queried (normally
@@ -155,11 +294,42 @@ func (ws *WorkingSet) MappingNeeds() MappingNeeds {
 // order the strategy). Only what was queried counts as loaded. Mappings are
 // unique per article and bin; a later duplicate replaces an earlier one.
 func (ws *WorkingSet) Loaded(queried MappingNeeds, mappings []*Mapping, bins []Bin) {
+	if ws.onBin == nil {
+		n := max(len(queried.OnBin), len(mappings))
+		ws.onBin, ws.slots = make(map[mappingKey]int32, n), make([]slot, 0, n)
+	}
+	ws.all = slices.Grow(ws.all, len(mappings))
+	ws.makeRoomForBins(bins)
+	var newlyWhole map[articleWarehouse]bool
 	for _, aw := range queried.InWarehouse {
-		ws.loadedWarehouses[articleWarehouse{aw.ArticleDetailID, aw.WarehouseID}] = true
+		k := articleWarehouse{aw.ArticleDetailID, aw.WarehouseID}
+		if ws.loadedWarehouses[k] {
+			continue
+		}
+		if ws.loadedWarehouses == nil {
+			ws.loadedWarehouses = make(map[articleWarehouse]bool, len(queried.InWarehouse))
+			ws.byWarehouse = make(map[articleWarehouse][]*Mapping, len(queried.InWarehouse))
+		}
+		ws.loadedWarehouses[k] = true
+		if len(ws.all) > 0 {
+			if newlyWhole == nil {
+				newlyWhole = make(map[articleWarehouse]bool)
+			}
+			newlyWhole[k] = true
+		}
+	}
+	// Mappings seen before their warehouse was loaded whole join its list
+	// in the order they were seen, as if it had been loaded all along.
+	if newlyWhole != nil {
+		for _, m := range ws.all {
+			if aw := (articleWarehouse{m.articleDetailID, m.warehouseID}); newlyWhole[aw] {
+				ws.byWarehouse[aw] = append(ws.byWarehouse[aw], m)
+			}
+		}
 	}
 	for _, ab := range queried.OnBin {
-		ws.loadedBins[mappingKey{ab.ArticleDetailID, ab.BinLocationID}] = true
+		k := mappingKey{ab.ArticleDetailID, ab.BinLocationID}
+		ws.slotFor(k).loaded = true
 	}
 	for _, b := range bins {
 		if _, ok := ws.bins[b.ID]; !ok {
@@ -168,6 +338,7 @@ func (ws *WorkingSet) Loaded(queried MappingNeeds, mappings []*Mapping, bins []B
 	}
 	for _, m := range mappings {
 		if m != nil {
+			m.touched = false
 			ws.register(m)
 		}
 	}
@@ -193,50 +364,108 @@ func (ws *WorkingSet) Apply(op Operation, ref Reference) error {
 type undo struct {
 	m       *Mapping
 	before  Mapping
-	touched bool
 	created bool
 }
 
 func (u undo) revert(ws *WorkingSet) {
 	if u.created {
 		k := mappingKey{u.m.articleDetailID, u.m.binLocationID}
+		if s := ws.slotFor(k); s.loaded {
+			s.m = nil
+		} else {
+			delete(ws.onBin, k) // its place in slots stays unused
+			ws.lastSlot.ok = false
+		}
+		ws.all = without(ws.all, u.m)
 		aw := articleWarehouse{u.m.articleDetailID, u.m.warehouseID}
-		delete(ws.mappings, k)
-		ws.byWarehouse[aw] = slices.DeleteFunc(ws.byWarehouse[aw], func(x *Mapping) bool { return x == u.m })
-		delete(ws.touched, u.m)
+		if list, ok := ws.byWarehouse[aw]; ok {
+			ws.byWarehouse[aw] = without(list, u.m)
+		}
 		return
 	}
 	*u.m = u.before
-	if !u.touched {
-		delete(ws.touched, u.m)
+}
+
+// without is list less m; a mapping being taken back is usually the last.
+func without(list []*Mapping, m *Mapping) []*Mapping {
+	if n := len(list); n > 0 && list[n-1] == m {
+		list[n-1] = nil
+		return list[:n-1]
 	}
+	return slices.DeleteFunc(list, func(x *Mapping) bool { return x == m })
 }
 
 // touch marks m as changed by the running operation, remembering how it was.
 func (ws *WorkingSet) touch(m *Mapping) {
-	ws.journal = append(ws.journal, undo{m: m, before: *m, touched: ws.touched[m]})
-	ws.touched[m] = true
+	ws.journal = append(ws.journal, undo{m: m, before: *m})
+	m.touched = true
+}
+
+// slotAt is the slot of k, empty when there is none.
+func (ws *WorkingSet) slotAt(k mappingKey) slot {
+	if i := ws.slotIndex(k); i >= 0 {
+		return ws.slots[i]
+	}
+	return slot{}
+}
+
+// slotFor is the slot of k to change, made when there is none; it stays
+// valid until the next slot is made.
+func (ws *WorkingSet) slotFor(k mappingKey) *slot {
+	i := ws.slotIndex(k)
+	if i < 0 {
+		if ws.onBin == nil {
+			ws.onBin = make(map[mappingKey]int32)
+		}
+		i = int32(len(ws.slots))
+		ws.slots = append(ws.slots, slot{})
+		ws.onBin[k] = i
+		ws.lastSlot.i = i
+	}
+	return &ws.slots[i]
+}
+
+// slotIndex is where the slot of k is in slots, -1 when there is none.
+// Deleting a slot must forget lastSlot.
+func (ws *WorkingSet) slotIndex(k mappingKey) int32 {
+	if ws.lastSlot.ok && ws.lastSlot.k == k {
+		return ws.lastSlot.i
+	}
+	i, ok := ws.onBin[k]
+	if !ok {
+		i = -1
+	}
+	ws.lastSlot.k, ws.lastSlot.i, ws.lastSlot.ok = k, i, true
+	return i
 }
 
 func (ws *WorkingSet) register(m *Mapping) {
 	k := mappingKey{m.articleDetailID, m.binLocationID}
 	aw := articleWarehouse{m.articleDetailID, m.warehouseID}
-	if old, ok := ws.mappings[k]; ok {
-		ws.byWarehouse[aw] = slices.DeleteFunc(ws.byWarehouse[aw], func(x *Mapping) bool { return x == old })
+	s := ws.slotFor(k)
+	if old := s.m; old != nil {
+		ws.all = without(ws.all, old)
+		if list, ok := ws.byWarehouse[aw]; ok {
+			ws.byWarehouse[aw] = without(list, old)
+		}
 	}
-	ws.mappings[k] = m
-	ws.byWarehouse[aw] = append(ws.byWarehouse[aw], m)
+	s.m = m
+	ws.all = append(ws.all, m)
+	if ws.loadedWarehouses[aw] {
+		ws.byWarehouse[aw] = append(ws.byWarehouse[aw], m)
+	}
 }
 
 // Mappings is the current state: every mapping that is not removable, ordered
 // by article detail, warehouse and bin location.
 func (ws *WorkingSet) Mappings() []*Mapping {
 	var out []*Mapping
-	for _, m := range ws.ordered() {
+	for _, m := range ws.all {
 		if !m.Removable() {
 			out = append(out, m)
 		}
 	}
+	sortMappings(out)
 	return out
 }
 
@@ -246,27 +475,43 @@ func (ws *WorkingSet) Mappings() []*Mapping {
 // removable was never stored and is left out); entries are the ledger entries
 // in the order the operations wrote them. Both mapping lists are ordered by
 // article detail, warehouse and bin location, a fixed order for row locks.
+//
+// The entries are shared with the working set, which never changes those it
+// has handed out: the caller must not change them either.
 func (ws *WorkingSet) Changes() (upserted []*Mapping, removed []*Mapping, entries []LedgerEntry) {
-	for _, m := range ws.ordered() {
+	for _, m := range ws.all {
 		switch {
 		case m.Removable():
 			if m.id != 0 {
 				removed = append(removed, m)
 			}
-		case m.id == 0 || ws.touched[m]:
+		case m.id == 0 || m.touched:
+			if upserted == nil {
+				upserted = make([]*Mapping, 0, len(ws.all))
+			}
 			upserted = append(upserted, m)
 		}
 	}
-	return upserted, removed, slices.Clone(ws.entries)
+	sortMappings(upserted)
+	sortMappings(removed)
+	if ws.entries == nil {
+		return upserted, removed, nil
+	}
+	// Clipped, so that an append by the caller cannot reach entries the
+	// working set writes later.
+	return upserted, removed, ws.entries[:len(ws.entries):len(ws.entries)]
 }
 
 // ChangedArticles are the article details whose mappings Changes writes,
 // without its ordering work: what a caller that only watches needs.
 func (ws *WorkingSet) ChangedArticles() []int64 {
-	seen := make(map[int64]bool)
+	var seen map[int64]bool
 	var out []int64
-	for _, m := range ws.mappings {
-		if (ws.touched[m] || (m.id == 0 && !m.Removable())) && !seen[m.articleDetailID] {
+	for _, m := range ws.all {
+		if (m.touched || (m.id == 0 && !m.Removable())) && !seen[m.articleDetailID] {
+			if seen == nil {
+				seen = make(map[int64]bool, len(ws.articles))
+			}
 			seen[m.articleDetailID] = true
 			out = append(out, m.articleDetailID)
 		}
@@ -274,19 +519,18 @@ func (ws *WorkingSet) ChangedArticles() []int64 {
 	return out
 }
 
-func (ws *WorkingSet) ordered() []*Mapping {
-	out := make([]*Mapping, 0, len(ws.mappings))
-	for _, m := range ws.mappings {
-		out = append(out, m)
-	}
-	slices.SortFunc(out, func(a, b *Mapping) int {
-		return cmp.Or(
-			cmp.Compare(a.articleDetailID, b.articleDetailID),
-			cmp.Compare(a.warehouseID, b.warehouseID),
-			cmp.Compare(a.binLocationID, b.binLocationID),
-		)
+// sortMappings orders mappings by article detail, warehouse and bin
+// location.
+func sortMappings(ms []*Mapping) {
+	slices.SortFunc(ms, func(a, b *Mapping) int {
+		if c := cmp.Compare(a.articleDetailID, b.articleDetailID); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.warehouseID, b.warehouseID); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.binLocationID, b.binLocationID)
 	})
-	return out
 }
 
 // locate checks the article detail of an operation and finds the location
@@ -299,10 +543,12 @@ func (ws *WorkingSet) locate(article int64, spec LocationSpec, property string) 
 	if err := ws.checkArticle(article); err != nil {
 		return Location{}, err
 	}
-	r, ok := ws.resolved[need{article, keyOf(spec)}]
+	k := keyOf(spec)
+	i, ok := ws.index.find(need{article, k})
 	if !ok {
-		return Location{}, errs.E(errs.Internal, "article detail %d at %s was not declared in the scope this working set was loaded for", article, keyOf(spec).describe())
+		return Location{}, errs.E(errs.Internal, "article detail %d at %s was not declared in the scope this working set was loaded for", article, k.describe())
 	}
+	r := ws.resolved[i]
 	return r.at, r.err
 }
 
@@ -314,7 +560,8 @@ func (ws *WorkingSet) Resolve(spec LocationSpec) (Location, error) {
 	if err := spec.Validate(""); err != nil {
 		return Location{}, err
 	}
-	return ws.resolve(spec)
+	at, err := ws.resolveKey(keyOf(spec))
+	return at.labelled(), err
 }
 
 func (ws *WorkingSet) checkArticle(article int64) error {
@@ -353,53 +600,57 @@ func (ws *WorkingSet) warehouse(s WarehouseSpec) (KnownWarehouse, error) {
 	return w, nil
 }
 
-// resolve turns a validated spec into a location.
-func (ws *WorkingSet) resolve(s LocationSpec) (Location, error) {
-	if s.Warehouse != nil {
-		w, err := ws.warehouse(*s.Warehouse)
+// resolveKey turns a valid spec, as a key, into a location that the working
+// set names when it is printed.
+func (ws *WorkingSet) resolveKey(k specKey) (Location, error) {
+	if k.warehouse {
+		w, err := ws.warehouse(WarehouseSpec{ID: k.id, Code: k.code})
 		if err != nil {
 			return Location{}, err
 		}
-		return Location{WarehouseID: w.ID, Label: fmt.Sprintf("warehouse %q", w.Code)}, nil
+		if ws.eagerLabels {
+			return Location{WarehouseID: w.ID, Label: warehouseLabel(w.Code)}, nil
+		}
+		return Location{WarehouseID: w.ID, namedBy: ws}, nil
 	}
-	spec := *s.BinLocation
-	var in *KnownWarehouse
-	if spec.WarehouseID != 0 || spec.WarehouseCode != "" {
-		w, err := ws.warehouse(WarehouseSpec{ID: spec.WarehouseID, Code: spec.WarehouseCode})
+	var in KnownWarehouse
+	if k.binWarehouseID != 0 || k.binWarehouse != "" {
+		w, err := ws.warehouse(WarehouseSpec{ID: k.binWarehouseID, Code: k.binWarehouse})
 		if err != nil {
 			return Location{}, err
 		}
-		in = &w
+		in = w
 	}
 	var b Bin
-	if spec.ID != 0 {
+	if k.id != 0 {
 		var ok bool
-		if b, ok = ws.bins[spec.ID]; !ok {
-			return Location{}, errs.Invalidf("bin location %d does not exist", spec.ID)
+		if b, ok = ws.bin(k.id); !ok {
+			return Location{}, errs.Invalidf("bin location %d does not exist", k.id)
 		}
-		if spec.Code != "" && spec.Code != b.Code {
-			return Location{}, errs.Invalidf("bin location id %d and code %q name different bin locations", spec.ID, spec.Code)
+		if k.code != "" && k.code != b.Code {
+			return Location{}, errs.Invalidf("bin location id %d and code %q name different bin locations", k.id, k.code)
 		}
-		if in != nil && in.ID != b.WarehouseID {
-			return Location{}, errs.Invalidf("bin location %d is not in warehouse %q", spec.ID, in.Code)
+		if (k.binWarehouseID != 0 || k.binWarehouse != "") && in.ID != b.WarehouseID {
+			return Location{}, errs.Invalidf("bin location %d is not in warehouse %q", k.id, in.Code)
 		}
 	} else {
-		var ok bool
-		if b, ok = ws.binsByCode[binCode{in.ID, spec.Code}]; !ok {
-			return Location{}, errs.Invalidf("bin location with code %q does not exist in warehouse %q", spec.Code, in.Code)
+		i, ok := ws.binsByCode[in.ID][k.code]
+		if !ok {
+			return Location{}, errs.Invalidf("bin location with code %q does not exist in warehouse %q", k.code, in.Code)
 		}
+		b = ws.binList[i]
 	}
-	label := fmt.Sprintf("bin location %q", b.Code)
-	if w, ok := ws.warehouses[b.WarehouseID]; ok {
-		label += fmt.Sprintf(" in warehouse %q", w.Code)
+	if ws.eagerLabels {
+		w, ok := ws.warehouses[b.WarehouseID]
+		return Location{WarehouseID: b.WarehouseID, BinLocationID: b.ID, Label: binLabel(b.Code, w.Code, ok)}, nil
 	}
-	return Location{WarehouseID: b.WarehouseID, BinLocationID: b.ID, Label: label}, nil
+	return Location{WarehouseID: b.WarehouseID, BinLocationID: b.ID, namedBy: ws}, nil
 }
 
 // existing is the mapping of article on bin, nil when there is none in the
 // state.
 func (ws *WorkingSet) existing(article, bin int64) *Mapping {
-	m := ws.mappings[mappingKey{article, bin}]
+	m := ws.slotAt(mappingKey{article, bin}).m
 	if m == nil || m.Removable() {
 		return nil
 	}
@@ -409,7 +660,7 @@ func (ws *WorkingSet) existing(article, bin int64) *Mapping {
 // mapping is the mapping of article on bin, created when missing. A
 // persisted mapping that was emptied earlier comes back as the same object.
 func (ws *WorkingSet) mapping(article, warehouse, bin int64) *Mapping {
-	if m, ok := ws.mappings[mappingKey{article, bin}]; ok {
+	if m := ws.slotAt(mappingKey{article, bin}).m; m != nil {
 		return m
 	}
 	m := NewMapping(bin, warehouse, article)
@@ -418,20 +669,21 @@ func (ws *WorkingSet) mapping(article, warehouse, bin int64) *Mapping {
 	return m
 }
 
-// inWarehouse lists the mappings of article in warehouse that are in the
-// state.
-func (ws *WorkingSet) inWarehouse(article, warehouse int64) []*Mapping {
-	var out []*Mapping
-	for _, m := range ws.byWarehouse[articleWarehouse{article, warehouse}] {
-		if !m.Removable() {
-			out = append(out, m)
+// inWarehouse yields the mappings of article in warehouse that are in the
+// state; the warehouse must have been loaded whole (see check). A loop may
+// change the mapping it was given, but not add or remove mappings.
+func (ws *WorkingSet) inWarehouse(article, warehouse int64) iter.Seq[*Mapping] {
+	return func(yield func(*Mapping) bool) {
+		for _, m := range ws.byWarehouse[articleWarehouse{article, warehouse}] {
+			if !m.Removable() && !yield(m) {
+				return
+			}
 		}
 	}
-	return out
 }
 
 func (ws *WorkingSet) isNullBin(bin int64) bool {
-	b, ok := ws.bins[bin]
+	b, ok := ws.bin(bin)
 	return ok && b.IsNull
 }
 
@@ -455,6 +707,9 @@ func (ws *WorkingSet) apply(article int64, steps []step, typ EntryType, ref Refe
 		m := ws.mapping(article, s.warehouse, s.bin)
 		ws.touch(m)
 		m.stock += s.delta
+		if ws.entries == nil {
+			ws.entries = make([]LedgerEntry, 0, len(ws.scope.needs))
+		}
 		ws.entries = append(ws.entries, LedgerEntry{
 			ArticleDetailID: article,
 			WarehouseID:     m.warehouseID,
@@ -470,8 +725,13 @@ func (ws *WorkingSet) apply(article int64, steps []step, typ EntryType, ref Refe
 
 func (ws *WorkingSet) stamp(m *Mapping) {
 	ws.touch(m)
-	t := ws.now
-	m.lastStockTake = &t
+	// Every stamp is the same time, which nothing can change (a mapping
+	// hands out copies): one copy serves them all.
+	if ws.nowStamp == nil {
+		t := ws.now
+		ws.nowStamp = &t
+	}
+	m.lastStockTake = ws.nowStamp
 }
 
 // check refuses what only a caller's mistake produces: these are Internal,
@@ -484,11 +744,15 @@ func (ws *WorkingSet) check(article int64, at Location) error {
 	if at.WarehouseID <= 0 || at.BinLocationID < 0 {
 		return errs.E(errs.Internal, "location %s is not resolved", at)
 	}
-	if b, ok := ws.bins[at.BinLocationID]; ok && !at.IsWarehouse() && b.WarehouseID != at.WarehouseID {
-		return errs.E(errs.Internal, "%s: bin location %d belongs to warehouse %d", at, b.ID, b.WarehouseID)
+	// A location this working set resolved lies in its warehouse: only
+	// one from elsewhere needs the look-up.
+	if at.namedBy != ws {
+		if b, ok := ws.bin(at.BinLocationID); ok && !at.IsWarehouse() && b.WarehouseID != at.WarehouseID {
+			return errs.E(errs.Internal, "%s: bin location %d belongs to warehouse %d", at, b.ID, b.WarehouseID)
+		}
 	}
 	if !ws.loadedWarehouses[articleWarehouse{article, at.WarehouseID}] &&
-		(at.IsWarehouse() || !ws.loadedBins[mappingKey{article, at.BinLocationID}]) {
+		(at.IsWarehouse() || !ws.slotAt(mappingKey{article, at.BinLocationID}).loaded) {
 		return errs.E(errs.Internal, "the stock of article detail %d at %s was not loaded for this working set", article, at)
 	}
 	return nil
