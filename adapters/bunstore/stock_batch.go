@@ -60,6 +60,9 @@ func (r stockMappings) Save(ctx context.Context, ws *stock.WorkingSet) error {
 }
 
 func (r stockMappings) locations(ctx context.Context, wants stock.LocationNames) ([]stock.KnownWarehouse, []stock.Bin, error) {
+	if r.s.db.postgres {
+		return r.locationsPostgres(ctx, wants)
+	}
 	seen := map[int64]bool{}
 	var warehouses []stock.KnownWarehouse
 	addWarehouse := func(w stock.KnownWarehouse) {
@@ -77,12 +80,6 @@ func (r stockMappings) locations(ctx context.Context, wants stock.LocationNames)
 		if len(wants.WarehouseCodes) > 0 {
 			q = q.WhereOr("code IN (?)", bun.List(wants.WarehouseCodes))
 		}
-		if r.s.write && r.s.db.postgres {
-			// A warehouse deleted while the batch runs would take its unknown
-			// bin location with it and break the mapping's foreign key; the
-			// key share lock makes the delete wait (and see the new stock).
-			q = q.For("KEY SHARE")
-		}
 		if err := q.Scan(ctx); err != nil {
 			return nil, nil, err
 		}
@@ -93,13 +90,7 @@ func (r stockMappings) locations(ctx context.Context, wants stock.LocationNames)
 	if len(wants.BinIDs) == 0 && len(wants.BinCodes) == 0 {
 		return warehouses, nil, nil
 	}
-	var rows []locatedBinRow
-	var err error
-	if r.s.db.postgres {
-		rows, err = r.locatePostgres(ctx, wants)
-	} else {
-		rows, err = r.locateSQLite(ctx, wants)
-	}
+	rows, err := r.locateSQLite(ctx, wants)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -138,9 +129,14 @@ func (r stockMappings) locateSQLite(ctx context.Context, wants stock.LocationNam
 	return rows, err
 }
 
-// locatePostgres runs one index-driven query per way of naming a bin. The
-// share lock keeps a bin location from being deleted under the batch.
-func (r stockMappings) locatePostgres(ctx context.Context, wants stock.LocationNames) ([]locatedBinRow, error) {
+// locationsPostgres looks up the named warehouses and bins in one
+// statement, one index-driven part per way of naming them. The share locks
+// keep a bin location from being deleted under the batch, and a warehouse
+// too: deleted while the batch runs, it would take its unknown bin location
+// with it and break the mapping's foreign key; the key share lock makes the
+// delete wait (and see the new stock). SQLite's immediate transaction holds
+// the whole database instead.
+func (r stockMappings) locationsPostgres(ctx context.Context, wants stock.LocationNames) ([]stock.KnownWarehouse, []stock.Bin, error) {
 	var whIDs []int64
 	var codesByID, whCodes, codesByCode []string
 	for _, b := range wants.BinCodes {
@@ -150,41 +146,64 @@ func (r stockMappings) locatePostgres(ctx context.Context, wants stock.LocationN
 			whCodes, codesByCode = append(whCodes, b.WarehouseCode), append(codesByCode, b.Code)
 		}
 	}
-	var all []locatedBinRow
-	query := func(sql string, args ...any) error {
-		var rows []locatedBinRow
-		if err := r.s.idb.NewRaw(sql+r.shareLock(), args...).Scan(ctx, &rows); err != nil {
-			return err
-		}
-		all = append(all, rows...)
-		return nil
+	lockW, lockB := "", ""
+	if r.s.write {
+		lockW, lockB = " FOR KEY SHARE", " FOR SHARE OF b FOR KEY SHARE OF w"
+	}
+	var parts, selects []string
+	var args []any
+	part := func(name, query string, partArgs ...any) {
+		parts = append(parts, name+" AS ("+query+")")
+		selects = append(selects, "SELECT * FROM "+name)
+		args = append(args, partArgs...)
+	}
+	const binColumns = "SELECT 'b' AS kind, " + locatedBinColumns
+	if len(wants.WarehouseIDs) > 0 || len(wants.WarehouseCodes) > 0 {
+		part("wh", "SELECT 'w' AS kind, w.id, 0::bigint, '', w.code, w.null_bin_location_id FROM warehouses AS w"+
+			" WHERE w.id = ANY(?::bigint[]) OR w.code = ANY(?::text[])"+lockW, pgdialect.Array(wants.WarehouseIDs), pgdialect.Array(wants.WarehouseCodes))
 	}
 	if len(wants.BinIDs) > 0 {
-		if err := query("SELECT "+locatedBinColumns+" FROM bin_locations AS b JOIN warehouses AS w ON w.id = b.warehouse_id WHERE b.id = ANY(?::bigint[])",
-			pgdialect.Array(wants.BinIDs)); err != nil {
-			return nil, err
-		}
+		part("b1", binColumns+" FROM bin_locations AS b JOIN warehouses AS w ON w.id = b.warehouse_id WHERE b.id = ANY(?::bigint[])"+lockB,
+			pgdialect.Array(wants.BinIDs))
 	}
 	if len(whIDs) > 0 {
-		if err := query("SELECT "+locatedBinColumns+" FROM unnest(?::bigint[], ?::text[]) AS p(w, c) JOIN bin_locations AS b ON b.warehouse_id = p.w AND b.code = p.c JOIN warehouses AS w ON w.id = b.warehouse_id",
-			pgdialect.Array(whIDs), pgdialect.Array(codesByID)); err != nil {
-			return nil, err
-		}
+		part("b2", binColumns+" FROM unnest(?::bigint[], ?::text[]) AS p(w, c) JOIN bin_locations AS b ON b.warehouse_id = p.w AND b.code = p.c JOIN warehouses AS w ON w.id = b.warehouse_id"+lockB,
+			pgdialect.Array(whIDs), pgdialect.Array(codesByID))
 	}
 	if len(whCodes) > 0 {
-		if err := query("SELECT "+locatedBinColumns+" FROM unnest(?::text[], ?::text[]) AS p(wc, c) JOIN warehouses AS w ON w.code = p.wc JOIN bin_locations AS b ON b.warehouse_id = w.id AND b.code = p.c",
-			pgdialect.Array(whCodes), pgdialect.Array(codesByCode)); err != nil {
-			return nil, err
+		part("b3", binColumns+" FROM unnest(?::text[], ?::text[]) AS p(wc, c) JOIN warehouses AS w ON w.code = p.wc JOIN bin_locations AS b ON b.warehouse_id = w.id AND b.code = p.c"+lockB,
+			pgdialect.Array(whCodes), pgdialect.Array(codesByCode))
+	}
+	if len(parts) == 0 {
+		return nil, nil, nil
+	}
+	rows, err := r.s.idb.QueryContext(ctx, "WITH "+strings.Join(parts, ", ")+" "+strings.Join(selects, " UNION ALL "), args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	seen := map[int64]bool{}
+	var warehouses []stock.KnownWarehouse
+	var bins []stock.Bin
+	for rows.Next() {
+		var kind, code, warehouseCode string
+		var id, warehouseID int64
+		var nullBin sql.NullInt64
+		if err := rows.Scan(&kind, &id, &warehouseID, &code, &warehouseCode, &nullBin); err != nil {
+			return nil, nil, err
+		}
+		w := stock.KnownWarehouse{ID: warehouseID, Code: warehouseCode, NullBinLocationID: nullBin.Int64}
+		if kind == "w" {
+			w.ID = id
+		} else {
+			bins = append(bins, stock.Bin{ID: id, WarehouseID: warehouseID, Code: code, IsNull: code == warehouse.NullBinLocationCode})
+		}
+		if !seen[w.ID] {
+			seen[w.ID] = true
+			warehouses = append(warehouses, w)
 		}
 	}
-	return all, nil
-}
-
-func (r stockMappings) shareLock() string {
-	if r.s.write {
-		return " FOR SHARE OF b FOR KEY SHARE OF w"
-	}
-	return ""
+	return warehouses, bins, rows.Err()
 }
 
 // indexJoinsOn keeps PostgreSQL on nested loops over the unique indexes
