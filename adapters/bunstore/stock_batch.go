@@ -263,7 +263,7 @@ func (r stockMappings) lockMappings(ctx context.Context, wants stock.MappingNeed
 // column by column: no reflection for a thousand rows.
 func (r stockMappings) lockSQLite(ctx context.Context, wants stock.MappingNeeds) ([]lockedMappingRow, error) {
 	all := make([]lockedMappingRow, 0, len(wants.InWarehouse)+len(wants.OnBin))
-	query := func(join, binCode string, n int, pair func(i int) (int64, int64)) error {
+	query := func(join, binCode, order string, n int, pair func(i int) (int64, int64)) error {
 		for start := 0; start < n; start += sqlitePairsChunk {
 			end := min(start+sqlitePairsChunk, n)
 			args := make([]any, 0, 2*(end-start))
@@ -273,7 +273,7 @@ func (r stockMappings) lockSQLite(ctx context.Context, wants stock.MappingNeeds)
 			}
 			rows, done, err := r.s.queryPrepared(ctx, `WITH p(a, x) AS (VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?), ", end-start), ", ")+`)
 SELECT m.id, m.bin_location_id, m.warehouse_id, m.article_detail_id, m.stock, m.reserved_stock, m.is_default, m.last_stock_take, `+
-				binCode+` FROM p `+join+` ORDER BY m.id`, args...)
+				binCode+` FROM p `+join+order, args...)
 			if err != nil {
 				return err
 			}
@@ -288,15 +288,17 @@ SELECT m.id, m.bin_location_id, m.warehouse_id, m.article_detail_id, m.stock, m.
 	}
 	if n := len(wants.InWarehouse); n > 0 {
 		if err := query("JOIN stock_mappings AS m ON m.article_detail_id = p.a AND m.warehouse_id = p.x JOIN bin_locations AS b ON b.id = m.bin_location_id",
-			"b.code", n, func(i int) (int64, int64) {
+			"b.code", " ORDER BY m.id", n, func(i int) (int64, int64) {
 				return wants.InWarehouse[i].ArticleDetailID, wants.InWarehouse[i].WarehouseID
 			}); err != nil {
 			return nil, err
 		}
 	}
 	if n := len(wants.OnBin); n > 0 {
+		// One mapping per pair, found in the pairs' order (the working
+		// set's, sorted): no sort of the rows needed.
 		if err := query("JOIN stock_mappings AS m ON m.bin_location_id = p.x AND m.article_detail_id = p.a",
-			"''", n, func(i int) (int64, int64) { return wants.OnBin[i].ArticleDetailID, wants.OnBin[i].BinLocationID }); err != nil {
+			"''", "", n, func(i int) (int64, int64) { return wants.OnBin[i].ArticleDetailID, wants.OnBin[i].BinLocationID }); err != nil {
 			return nil, err
 		}
 	}
