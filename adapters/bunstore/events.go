@@ -189,11 +189,14 @@ func (r events) Record(ctx context.Context, snapshots []ports.StockSnapshot, evs
 	return r.fanOut(ctx, rows)
 }
 
-// recordPostgres spends two round trips, since on the way to the commit
-// every one is spent holding the feed lock: the snapshots and the positions
-// in one statement, the events and their deliveries in the next. That one
-// starts after the lock was granted, so it sees every webhook change
-// committed before.
+// recordPostgres spends one round trip, since on the way to the commit
+// every one is spent holding the feed lock. It holds two statements (a
+// simple-protocol query may): the snapshots and the positions in the first,
+// which takes the feed lock, and the events and their deliveries in the
+// second, which reads the positions the first took. In READ COMMITTED each
+// statement reads its own snapshot, taken when it starts, so the second
+// starts after the lock was granted and sees every webhook change committed
+// before.
 func (r events) recordPostgres(ctx context.Context, snapshots []ports.StockSnapshot, evs []ports.NewEvent, at time.Time) error {
 	ids, figures, below := make([]int64, len(snapshots)), make([]string, len(snapshots)), make([]bool, len(snapshots))
 	for i, s := range snapshots {
@@ -203,13 +206,6 @@ func (r events) recordPostgres(ctx context.Context, snapshots []ports.StockSnaps
 FROM unnest(?::bigint[], ?::text[], ?::boolean[]) AS v(id, figures, below) WHERE s.article_detail_id = v.id`
 	if len(evs) == 0 {
 		_, err := r.s.idb.ExecContext(ctx, saveSnapshots, pgdialect.Array(ids), pgdialect.Array(figures), pgdialect.Array(below))
-		return err
-	}
-	var last int64
-	err := r.s.idb.NewRaw(`WITH saved AS (`+saveSnapshots+`)
-UPDATE event_feed SET value = value + ? WHERE name = 'last' RETURNING value`,
-		pgdialect.Array(ids), pgdialect.Array(figures), pgdialect.Array(below), len(evs)).Scan(ctx, &last)
-	if err != nil {
 		return err
 	}
 	// The events' data, JSON each, travel as one JSON array, which costs
@@ -230,15 +226,19 @@ UPDATE event_feed SET value = value + ? WHERE name = 'last' RETURNING value`,
 		data = append(data, e.Data...)
 	}
 	data = append(data, ']')
-	_, err = r.s.idb.ExecContext(ctx, `WITH e AS (
+	_, err := r.s.idb.ExecContext(ctx, `WITH saved AS (`+saveSnapshots+`)
+UPDATE event_feed SET value = value + ? WHERE name = 'last';
+WITH e AS (
     INSERT INTO events (id, type, created_at, data)
-    SELECT ? + v.ord - 1, v.type, ?, v.data::text
-    FROM ROWS FROM (unnest(?::text[]), json_array_elements(?::json)) WITH ORDINALITY AS v(type, data, ord)
+    SELECT f.value - ? + v.ord, v.type, ?, v.data::text
+    FROM event_feed AS f, ROWS FROM (unnest(?::text[]), json_array_elements(?::json)) WITH ORDINALITY AS v(type, data, ord)
+    WHERE f.name = 'last'
     RETURNING id, type)
 INSERT INTO webhook_deliveries (webhook_id, event_id, type, status, next_attempt_at, created_at)
 SELECT w.id, e.id, e.type, 'pending', clock_timestamp(), clock_timestamp()
 FROM e JOIN webhooks AS w ON w.enabled AND ',' || w.events || ',' LIKE '%,' || e.type || ',%'
-ORDER BY w.id, e.id`, last-int64(len(evs))+1, at.UTC(), pgdialect.Array(types), string(data))
+ORDER BY w.id, e.id`, pgdialect.Array(ids), pgdialect.Array(figures), pgdialect.Array(below), len(evs),
+		len(evs), at.UTC(), pgdialect.Array(types), string(data))
 	return err
 }
 

@@ -119,8 +119,7 @@ func (r ledger) appendPostgres(ctx context.Context, entries []stock.LedgerEntry)
 	pgColumn(&c, entries, "order_detail_id", "bigint", func(e *stock.LedgerEntry) *int64 { return optional(e.Ref.OrderDetailID) })
 	pgColumn(&c, entries, "user_name", "text", func(e *stock.LedgerEntry) string { return e.Ref.User })
 	pgColumn(&c, entries, "created_at", "timestamptz", func(e *stock.LedgerEntry) time.Time { return e.CreatedAt.UTC() })
-	_, err := r.s.idb.ExecContext(ctx, c.insert("stock_ledger_entries"), c.args...)
-	return err
+	return r.s.execSoon(ctx, c.insert("stock_ledger_entries"), c.args...)
 }
 
 // pgColumns builds INSERT … SELECT … FROM unnest(…): each column is either

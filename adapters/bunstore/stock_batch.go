@@ -51,12 +51,18 @@ func (r stockMappings) Load(ctx context.Context, scope stock.Scope, now time.Tim
 }
 
 // Save writes the working set's changed mappings and its ledger entries.
+//
+// On PostgreSQL the statements that need no answer (the delete, the
+// updates, the ledger insert) go in one round trip (execSoon).
 func (r stockMappings) Save(ctx context.Context, ws *stock.WorkingSet) error {
 	upserted, removed, entries := ws.Changes()
 	if err := r.apply(ctx, upserted, removed); err != nil {
 		return err
 	}
-	return ledger{r.s}.append(ctx, entries)
+	if err := (ledger{r.s}).append(ctx, entries); err != nil {
+		return err
+	}
+	return r.s.flush(ctx)
 }
 
 func (r stockMappings) locations(ctx context.Context, wants stock.LocationNames) ([]stock.KnownWarehouse, []stock.Bin, error) {
@@ -495,7 +501,7 @@ func (r stockMappings) apply(ctx context.Context, upserted, removed []*stock.Map
 		for i, m := range removed {
 			ids[i] = m.ID()
 		}
-		if _, err := r.s.idb.NewDelete().Table("stock_mappings").Where("id IN (?)", bun.List(ids)).Exec(ctx); err != nil {
+		if err := r.s.execSoon(ctx, "DELETE FROM stock_mappings WHERE id ?", r.s.inIDs(ids)); err != nil {
 			return err
 		}
 	}
@@ -528,6 +534,9 @@ func (r stockMappings) apply(ctx context.Context, upserted, removed []*stock.Map
 		}
 	}
 	if len(inserts) > 0 {
+		if err := r.s.flush(ctx); err != nil {
+			return err
+		}
 		if _, err := r.s.idb.NewInsert().Model(&inserts).ExcludeColumn("id").Exec(ctx); err != nil {
 			return err
 		}
@@ -607,8 +616,7 @@ func (r stockMappings) updatePostgres(ctx context.Context, rows []mappingRow, ch
 	if changed&changedTake != 0 {
 		pgColumn(&c, rows, "last_stock_take", "timestamptz", func(m *mappingRow) *time.Time { return m.LastStockTake })
 	}
-	_, err := r.s.idb.ExecContext(ctx, indexJoinsOn+"; "+c.update("stock_mappings", "m")+"; "+indexJoinsOff, c.args...)
-	return err
+	return r.s.execSoon(ctx, indexJoinsOn+"; "+c.update("stock_mappings", "m")+"; "+indexJoinsOff, c.args...)
 }
 
 // updateSQLite is one set-based statement, its values bound as parameters

@@ -67,6 +67,35 @@ type store struct {
 	// loadedMappings are the mappings as this transaction last read or
 	// wrote them, so that an update writes only the columns that changed.
 	loadedMappings map[int64]mappingRow
+	// soon are statements waiting for flush (PostgreSQL), with their
+	// arguments in order.
+	soon     []string
+	soonArgs []any
+}
+
+// execSoon runs a statement whose answer nobody waits for. On PostgreSQL
+// it waits for the next flush, to go in one round trip with the others
+// (the simple protocol takes several statements in one query, and stops at
+// the first that fails, which fails the transaction); elsewhere it runs at
+// once. Whoever calls it flushes before anything reads what it writes.
+func (s *store) execSoon(ctx context.Context, query string, args ...any) error {
+	if !s.db.postgres {
+		_, err := s.idb.ExecContext(ctx, query, args...)
+		return err
+	}
+	s.soon, s.soonArgs = append(s.soon, query), append(s.soonArgs, args...)
+	return nil
+}
+
+// flush runs the statements execSoon holds, in one round trip.
+func (s *store) flush(ctx context.Context) error {
+	if len(s.soon) == 0 {
+		return nil
+	}
+	query, args := strings.Join(s.soon, ";\n"), s.soonArgs
+	s.soon, s.soonArgs = nil, nil
+	_, err := s.idb.ExecContext(ctx, query, args...)
+	return err
 }
 
 func (s *store) Warehouses() ports.WarehouseRepository     { return warehouses{s} }
