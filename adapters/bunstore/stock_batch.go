@@ -265,11 +265,12 @@ func (r stockMappings) lockMappings(ctx context.Context, wants stock.MappingNeed
 
 // lockSQLite reads the wanted mappings; SQLite's immediate transaction
 // already holds the database, so there is nothing to lock row by row. The
-// pairs are bound as parameters of a VALUES list, and the rows are scanned
-// column by column: no reflection for a thousand rows.
+// pairs are bound as parameters of a VALUES list, and the rows come back
+// packed into one row of text (see unpackMappings): the driver's cost per
+// column of a row is several times the engine's.
 func (r stockMappings) lockSQLite(ctx context.Context, wants stock.MappingNeeds) ([]lockedMappingRow, error) {
 	all := make([]lockedMappingRow, 0, len(wants.InWarehouse)+len(wants.OnBin))
-	query := func(join, binCode, order string, n int, pair func(i int) (int64, int64)) error {
+	query := func(join, codes, order string, n int, pair func(i int) (int64, int64)) error {
 		for start := 0; start < n; start += sqlitePairsChunk {
 			end := min(start+sqlitePairsChunk, n)
 			args := make([]any, 0, 2*(end-start))
@@ -278,75 +279,60 @@ func (r stockMappings) lockSQLite(ctx context.Context, wants stock.MappingNeeds)
 				args = append(args, a, x)
 			}
 			rows, done, err := r.s.queryPrepared(ctx, `WITH p(a, x) AS (VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?), ", end-start), ", ")+`)
-SELECT m.id, m.bin_location_id, m.warehouse_id, m.article_detail_id, m.stock, m.reserved_stock, m.is_default, m.last_stock_take, `+
-				binCode+` FROM p `+join+order, args...)
+SELECT group_concat(m.id || ',' || m.bin_location_id || ',' || m.warehouse_id || ',' || m.article_detail_id || ',' || m.stock || ','
+    || m.reserved_stock || ',' || m.is_default || ',' || COALESCE(m.last_stock_take, ''), ';'`+order+`),
+  group_concat(`+codes+`, ''`+order+`)
+FROM p `+join, args...)
 			if err != nil {
 				return err
 			}
-			err = scanLockedSQLite(rows, &all)
+			var packed, packedCodes sql.NullString
+			if rows.Next() {
+				err = rows.Scan(&packed, &packedCodes)
+			}
+			if err == nil {
+				err = rows.Err()
+			}
 			rows.Close()
 			done()
 			if err != nil {
 				return err
 			}
+			found, err := unpackMappings(packed.String, packedCodes.String, textTake)
+			if err != nil {
+				return err
+			}
+			all = append(all, found...)
 		}
 		return nil
 	}
 	if n := len(wants.InWarehouse); n > 0 {
+		// Mappings found by warehouse bring their bins' codes along (the
+		// strategy orders by them).
 		if err := query("JOIN stock_mappings AS m ON m.article_detail_id = p.a AND m.warehouse_id = p.x JOIN bin_locations AS b ON b.id = m.bin_location_id",
-			"b.code", " ORDER BY m.id", n, func(i int) (int64, int64) {
+			"length(CAST(b.code AS BLOB)) || ':' || b.code", " ORDER BY m.id", n, func(i int) (int64, int64) {
 				return wants.InWarehouse[i].ArticleDetailID, wants.InWarehouse[i].WarehouseID
 			}); err != nil {
 			return nil, err
 		}
 	}
 	if n := len(wants.OnBin); n > 0 {
-		// One mapping per pair, found in the pairs' order (the working
-		// set's, sorted): no sort of the rows needed.
+		// A named bin was resolved with its code. One mapping per pair,
+		// found in the pairs' order (the working set's, sorted): no sort.
 		if err := query("JOIN stock_mappings AS m ON m.bin_location_id = p.x AND m.article_detail_id = p.a",
-			"''", "", n, func(i int) (int64, int64) { return wants.OnBin[i].ArticleDetailID, wants.OnBin[i].BinLocationID }); err != nil {
+			"'0:'", "", n, func(i int) (int64, int64) { return wants.OnBin[i].ArticleDetailID, wants.OnBin[i].BinLocationID }); err != nil {
 			return nil, err
 		}
 	}
 	return all, nil
 }
 
+// textTake reads a stocktake as SQLite stores it (sqliteTimeLayout).
+func textTake(s string) (*time.Time, error) { return parsedTime(s) }
+
 // sqlitePairsChunk pairs go into one SQLite statement: two parameters
 // each, far below SQLite's limit of 32766.
 const sqlitePairsChunk = 5000
-
-func scanLockedSQLite(rows *sql.Rows, all *[]lockedMappingRow) error {
-	for rows.Next() {
-		var row lockedMappingRow
-		var take any
-		if err := rows.Scan(&row.ID, &row.BinLocationID, &row.WarehouseID, &row.ArticleDetailID, &row.Stock, &row.ReservedStock,
-			&row.IsDefault, &take, &row.BinCode); err != nil {
-			return err
-		}
-		var err error
-		if row.LastStockTake, err = scannedTime(take); err != nil {
-			return err
-		}
-		*all = append(*all, row)
-	}
-	return rows.Err()
-}
-
-// scannedTime reads a TIMESTAMP column as the SQLite driver returns it: a
-// time, or text in the layout bun writes (sqliteTimeLayout).
-func scannedTime(v any) (*time.Time, error) {
-	switch t := v.(type) {
-	case nil:
-		return nil, nil
-	case time.Time:
-		return &t, nil
-	case string:
-		return parsedTime(t)
-	case []byte:
-		return parsedTime(string(t))
-	}
-	return nil, fmt.Errorf("unexpected time value %T", v)
-}
 
 func parsedTime(s string) (*time.Time, error) {
 	t, err := time.Parse(sqliteTimeLayout, s)
@@ -380,7 +366,7 @@ FROM unnest(?::bigint[], ?::bigint[]) AS p(a, x) CROSS JOIN LATERAL (SELECT * FR
 		if err != nil {
 			return err
 		}
-		rows, err := unpackMappings(packed.String, packedCodes.String)
+		rows, err := unpackMappings(packed.String, packedCodes.String, microsTake)
 		all = append(all, rows...)
 		return err
 	}
@@ -409,12 +395,12 @@ FROM unnest(?::bigint[], ?::bigint[]) AS p(a, x) CROSS JOIN LATERAL (SELECT * FR
 	return all, nil
 }
 
-// unpackMappings reads the mappings lockPostgres packs: records separated by
-// ';', each the fields id, bin, warehouse, product, stock, reserved, default
-// (0/1) and the last stocktake in microseconds since 1970 (empty for none),
-// separated by ','; and the bins' codes, one per record, each its length in
-// bytes, ':' and the code.
-func unpackMappings(packed, codes string) ([]lockedMappingRow, error) {
+// unpackMappings reads the mappings lockPostgres and lockSQLite pack:
+// records separated by ';', each the fields id, bin, warehouse, product,
+// stock, reserved, default (0/1) and the last stocktake (empty for none,
+// else read by take) separated by ','; and the bins' codes, one per record,
+// each its length in bytes, ':' and the code.
+func unpackMappings(packed, codes string, take func(string) (*time.Time, error)) ([]lockedMappingRow, error) {
 	if packed == "" {
 		return nil, nil
 	}
@@ -422,30 +408,31 @@ func unpackMappings(packed, codes string) ([]lockedMappingRow, error) {
 	for len(packed) > 0 {
 		var record string
 		record, packed, _ = strings.Cut(packed, ";")
-		var n [8]int64
-		var hasTake bool
+		var n [7]int64
 		rest := record
 		for i := range n {
 			var field string
 			var more bool
-			field, rest, more = strings.Cut(rest, ",")
-			if more != (i < len(n)-1) {
-				return nil, fmt.Errorf("packed mapping %q: want %d fields", record, len(n))
-			}
-			if i == len(n)-1 && field == "" {
-				break
+			if field, rest, more = strings.Cut(rest, ","); !more {
+				return nil, fmt.Errorf("packed mapping %q: want 8 fields", record)
 			}
 			v, ok := parsePackedInt(field)
 			if !ok {
 				return nil, fmt.Errorf("packed mapping %q: field %d is not an integer", record, i+1)
 			}
-			n[i], hasTake = v, i == len(n)-1
+			n[i] = v
+		}
+		if strings.Contains(rest, ",") {
+			return nil, fmt.Errorf("packed mapping %q: want 8 fields", record)
 		}
 		row := lockedMappingRow{mappingRow: mappingRow{ID: n[0], BinLocationID: n[1], WarehouseID: n[2], ArticleDetailID: n[3],
 			Stock: int(n[4]), ReservedStock: int(n[5]), IsDefault: n[6] == 1}}
-		if hasTake {
-			t := time.UnixMicro(n[7]).UTC()
-			row.LastStockTake = &t
+		if rest != "" {
+			t, err := take(rest)
+			if err != nil {
+				return nil, fmt.Errorf("packed mapping %q: stocktake: %w", record, err)
+			}
+			row.LastStockTake = t
 		}
 		length, after, ok := strings.Cut(codes, ":")
 		size, isInt := parsePackedInt(length)
@@ -456,6 +443,16 @@ func unpackMappings(packed, codes string) ([]lockedMappingRow, error) {
 		rows = append(rows, row)
 	}
 	return rows, nil
+}
+
+// microsTake reads a stocktake PostgreSQL packs: microseconds since 1970.
+func microsTake(s string) (*time.Time, error) {
+	micros, ok := parsePackedInt(s)
+	if !ok {
+		return nil, fmt.Errorf("%q is not a number of microseconds", s)
+	}
+	t := time.UnixMicro(micros).UTC()
+	return &t, nil
 }
 
 // parsePackedInt reads a decimal integer as PostgreSQL writes it: an

@@ -11,7 +11,7 @@ func TestUnpackMappingsReadsWhatPostgreSQLPacks(t *testing.T) {
 	// UTF-8: they travel length-prefixed, in bytes.
 	packed := "7,3,1,42,5,0,1,1732406400123456;9,4,1,42,-0,2,0,"
 	codes := "5:A;1,:" + "8:Fach-ä:"
-	rows, err := unpackMappings(packed, codes)
+	rows, err := unpackMappings(packed, codes, microsTake)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,11 +30,17 @@ func TestUnpackMappingsReadsWhatPostgreSQLPacks(t *testing.T) {
 	if second.ID != 9 || second.ReservedStock != 2 || second.IsDefault || second.LastStockTake != nil || second.BinCode != "Fach-ä:" {
 		t.Errorf("second row %+v", second)
 	}
-	if rows, err := unpackMappings("", ""); err != nil || rows != nil {
+	// SQLite packs the stocktake as it stores it.
+	rows, err = unpackMappings("7,3,1,42,5,0,1,2026-11-23 10:00:00.123456+00:00", "0:", textTake)
+	if err != nil || len(rows) != 1 || rows[0].LastStockTake == nil ||
+		!rows[0].LastStockTake.Equal(time.Date(2026, 11, 23, 10, 0, 0, 123456000, time.UTC)) {
+		t.Errorf("SQLite's stocktake: %+v, %v", rows, err)
+	}
+	if rows, err := unpackMappings("", "", microsTake); err != nil || rows != nil {
 		t.Errorf("nothing packed: %v, %v", rows, err)
 	}
-	for _, bad := range [][2]string{{"1,2,3", "0:"}, {"1,2,3,4,5,6,x,", "0:"}, {"1,2,3,4,5,6,0,", "9:abc"}, {"1,2,3,4,5,6,0,", ""}} {
-		if _, err := unpackMappings(bad[0], bad[1]); err == nil {
+	for _, bad := range [][2]string{{"1,2,3", "0:"}, {"1,2,3,4,5,6,x,", "0:"}, {"1,2,3,4,5,6,0,", "9:abc"}, {"1,2,3,4,5,6,0,", ""}, {"1,2,3,4,5,6,0,,9", "0:"}, {"1,2,3,4,5,6,0,x", "0:"}} {
+		if _, err := unpackMappings(bad[0], bad[1], microsTake); err == nil {
 			t.Errorf("unpackMappings(%q, %q) accepted", bad[0], bad[1])
 		}
 	}
