@@ -127,14 +127,27 @@ func (r articles) Lock(ctx context.Context, ids []int64) (map[int64]bool, error)
 	if len(ids) == 0 {
 		return found, nil
 	}
-	var got []int64
-	q := r.s.idb.NewSelect().Table("article_details").Column("id").Where(r.s.idIn("id", ids)).OrderExpr("id")
+	lock := ""
 	if r.s.write && r.s.db.postgres {
 		// NO KEY UPDATE excludes other stock writers but not the key-share
 		// locks that inserting rows referencing the product takes.
-		q = q.For("NO KEY UPDATE")
+		lock = " FOR NO KEY UPDATE"
 	}
-	if err := q.Scan(ctx, &got); err != nil {
+	rows, done, err := r.s.queryIDs(ctx, "SELECT id FROM article_details WHERE id "+inIDsMarker+" ORDER BY id"+lock, ids)
+	if err != nil {
+		return nil, fmt.Errorf("lock article details: %w", err)
+	}
+	defer done()
+	defer rows.Close()
+	got := make([]int64, 0, len(ids))
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("lock article details: %w", err)
+		}
+		got = append(got, id)
+	}
+	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("lock article details: %w", err)
 	}
 	for _, id := range got {

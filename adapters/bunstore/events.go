@@ -51,12 +51,13 @@ func (r events) lockedSnapshots(ctx context.Context, ids []int64) ([]lockedSnaps
 		lock = " FOR UPDATE OF ss" // the products are locked by their writers already
 	}
 	// Scanned column by column: a batch reads a hundred of these.
-	rows, err := r.s.idb.QueryContext(ctx, `SELECT ss.article_detail_id, ss.figures, ss.below, a.number, a.name, a.reorder_point
+	rows, done, err := r.s.queryIDs(ctx, `SELECT ss.article_detail_id, ss.figures, ss.below, a.number, a.name, a.reorder_point
 FROM stock_snapshots AS ss JOIN article_details AS a ON a.id = ss.article_detail_id
-WHERE ss.article_detail_id ? ORDER BY ss.article_detail_id`+lock, r.s.inIDs(ids))
+WHERE ss.article_detail_id `+inIDsMarker+` ORDER BY ss.article_detail_id`+lock, ids)
 	if err != nil {
 		return nil, err
 	}
+	defer done()
 	defer rows.Close()
 	out := make([]lockedSnapshotRow, 0, len(ids))
 	for rows.Next() {

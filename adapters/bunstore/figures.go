@@ -21,19 +21,20 @@ func (r figures) StockOf(ctx context.Context, ids []int64) (map[int64][]stock.Wa
 		return stocks, outstanding, nil
 	}
 	// Scanned column by column: a batch reads a few hundred of these.
-	rows, err := r.s.idb.QueryContext(ctx, `SELECT 'w' AS kind, t.article_detail_id, t.warehouse_id, w.code AS warehouse_code,
+	rows, done, err := r.s.queryIDs(ctx, `SELECT 'w' AS kind, t.article_detail_id, t.warehouse_id, w.code AS warehouse_code,
     w.stock_available_for_sale, t.stock, t.reserved_stock
 FROM stock_totals AS t JOIN warehouses AS w ON w.id = t.warehouse_id
-WHERE t.article_detail_id ?0 AND t.mappings > 0
+WHERE t.article_detail_id `+inIDsMarker+` AND t.mappings > 0
 UNION ALL
-SELECT 'o', od.article_detail_id, 0, '', ?1, SUM(od.outstanding), 0
+SELECT 'o', od.article_detail_id, 0, '', FALSE, SUM(od.outstanding), 0
 FROM order_details AS od
-WHERE od.article_detail_id ?0 AND od.outstanding > 0
+WHERE od.article_detail_id `+inIDsMarker+` AND od.outstanding > 0
 GROUP BY od.article_detail_id
-ORDER BY 2, 3`, r.s.inIDs(ids), false)
+ORDER BY 2, 3`, ids)
 	if err != nil {
 		return nil, nil, err
 	}
+	defer done()
 	defer rows.Close()
 	for rows.Next() {
 		var kind, code string

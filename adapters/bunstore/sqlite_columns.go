@@ -209,3 +209,31 @@ func (c *sqliteStatements) close() {
 	}
 	c.stmts, c.order = nil, nil
 }
+
+// inIDsMarker stands in a query for "is one of the ids" (queryIDs).
+const inIDsMarker = "IN_IDS"
+
+// queryIDs runs a query in which every inIDsMarker is the condition "is
+// one of ids": on PostgreSQL one array, on SQLite a list of bound
+// parameters through the statement cache (its text is the same for every
+// list of the same length), or of literals when the list is too long to
+// bind. The caller closes the rows and then calls done.
+func (s *store) queryIDs(ctx context.Context, query string, ids []int64) (rows *sql.Rows, done func(), err error) {
+	n := strings.Count(query, inIDsMarker)
+	if s.db.postgres || n*len(ids) > sqliteMaxParameters/2 {
+		args := make([]any, n)
+		for i := range args {
+			args[i] = s.inIDs(ids)
+		}
+		rows, err := s.idb.QueryContext(ctx, strings.ReplaceAll(query, inIDsMarker, "?"), args...)
+		return rows, func() {}, err
+	}
+	args := make([]any, 0, n*len(ids))
+	for range n {
+		for _, id := range ids {
+			args = append(args, id)
+		}
+	}
+	list := "IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(ids)), ", ") + ")"
+	return s.queryPrepared(ctx, strings.ReplaceAll(query, inIDsMarker, list), args...)
+}

@@ -234,14 +234,9 @@ func notFound(err error, format string, args ...any) error {
 	return err
 }
 
-// idIn is the condition "column is one of ids" with its argument, for
-// Where. On PostgreSQL the ids travel as one array, which is planned in
-// constant time however many there are; a list of literals is not.
-func (s *store) idIn(column string, ids []int64) (string, any) {
-	return column + " ?", s.inIDs(ids)
-}
-
-// inIDs is the right-hand side "IN (…)" or "= ANY(…)" of idIn, for raw SQL.
+// inIDs is the condition "IN (…)" or "= ANY(…)" on ids, for raw SQL: on
+// PostgreSQL the ids travel as one array, which is planned in constant time
+// however many there are; a list of literals is not.
 func (s *store) inIDs(ids []int64) schema.QueryAppender {
 	return idsCondition{postgres: s.db.postgres, ids: ids}
 }
