@@ -23,8 +23,10 @@ type MappingView struct {
 type StockRepository interface {
 	// Load builds the working set of one batch for scope: it looks up the
 	// locations the scope names, locks the scope's article details in id
-	// order, then loads, and in a write transaction locks, the mappings the
-	// working set asks for (stock.WorkingSet.MappingNeeds).
+	// order, then loads the mappings the working set asks for
+	// (stock.WorkingSet.MappingNeeds). The product lock is what keeps other
+	// writers off those mappings until the transaction ends: every writer
+	// of mappings takes it before reading them.
 	Load(ctx context.Context, scope stock.Scope, now time.Time) (*stock.WorkingSet, error)
 	// Save writes what the working set changed: mappings and ledger entries,
 	// in bulk.

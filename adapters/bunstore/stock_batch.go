@@ -23,8 +23,9 @@ type locatedBinRow struct {
 }
 
 // Load looks up the scope's locations, locks its article details in id
-// order, and loads and locks the mappings the working set then asks for: a
-// fixed number of statements whatever the batch's size.
+// order, and then loads the mappings the working set asks for (the product
+// lock keeps other writers off them): a fixed number of statements whatever
+// the batch's size.
 func (r stockMappings) Load(ctx context.Context, scope stock.Scope, now time.Time) (*stock.WorkingSet, error) {
 	warehouses, bins, err := r.locations(ctx, scope.Locations())
 	if err != nil {
@@ -42,7 +43,7 @@ func (r stockMappings) Load(ctx context.Context, scope stock.Scope, now time.Tim
 	}
 	ws := stock.NewWorkingSet(scope, now, warehouses, bins, existing)
 	needs := ws.MappingNeeds()
-	mappings, mappingBins, err := r.lockMappings(ctx, needs)
+	mappings, mappingBins, err := r.loadMappings(ctx, needs)
 	if err != nil {
 		return nil, err
 	}
@@ -222,24 +223,24 @@ const (
 	indexJoinsOff = "SET LOCAL enable_hashjoin = on; SET LOCAL enable_mergejoin = on"
 )
 
-type lockedMappingRow struct {
+type loadedMappingRow struct {
 	mappingRow `bun:",extend"`
 	BinCode    string `bun:"bin_code"`
 }
 
-func (r stockMappings) lockMappings(ctx context.Context, wants stock.MappingNeeds) ([]*stock.Mapping, []stock.Bin, error) {
+func (r stockMappings) loadMappings(ctx context.Context, wants stock.MappingNeeds) ([]*stock.Mapping, []stock.Bin, error) {
 	if len(wants.InWarehouse) == 0 && len(wants.OnBin) == 0 {
 		return nil, nil, nil
 	}
-	var rows []lockedMappingRow
+	var rows []loadedMappingRow
 	if r.s.db.postgres {
 		var err error
-		if rows, err = r.lockPostgres(ctx, wants); err != nil {
+		if rows, err = r.loadMappingsPostgres(ctx, wants); err != nil {
 			return nil, nil, err
 		}
 	} else {
 		var err error
-		if rows, err = r.lockSQLite(ctx, wants); err != nil {
+		if rows, err = r.loadMappingsSQLite(ctx, wants); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -263,13 +264,13 @@ func (r stockMappings) lockMappings(ctx context.Context, wants stock.MappingNeed
 	return mappings, bins, nil
 }
 
-// lockSQLite reads the wanted mappings; SQLite's immediate transaction
+// loadMappingsSQLite reads the wanted mappings; SQLite's immediate transaction
 // already holds the database, so there is nothing to lock row by row. The
 // pairs are bound as parameters of a VALUES list, and the rows come back
 // packed into one row of text (see unpackMappings): the driver's cost per
 // column of a row is several times the engine's.
-func (r stockMappings) lockSQLite(ctx context.Context, wants stock.MappingNeeds) ([]lockedMappingRow, error) {
-	all := make([]lockedMappingRow, 0, len(wants.InWarehouse)+len(wants.OnBin))
+func (r stockMappings) loadMappingsSQLite(ctx context.Context, wants stock.MappingNeeds) ([]loadedMappingRow, error) {
+	all := make([]loadedMappingRow, 0, len(wants.InWarehouse)+len(wants.OnBin))
 	query := func(join, codes, order string, n int, pair func(i int) (int64, int64)) error {
 		for start := 0; start < n; start += sqlitePairsChunk {
 			end := min(start+sqlitePairsChunk, n)
@@ -342,7 +343,7 @@ func parsedTime(s string) (*time.Time, error) {
 	return &t, nil
 }
 
-// lockPostgres joins the wanted pairs to the mappings through their
+// loadMappingsPostgres joins the wanted pairs to the mappings through their
 // indexes, one statement per kind of want. It takes no row locks: every
 // writer of mappings locks their products first (ArticleDetails().Lock, in
 // id order, before Load reads a mapping), so no other transaction can
@@ -354,8 +355,8 @@ func parsedTime(s string) (*time.Time, error) {
 // The rows come back packed into one row of text (packedMappings): a
 // thousand rows of nine columns through database/sql cost a boxed value
 // and a conversion per column, several times the server's work.
-func (r stockMappings) lockPostgres(ctx context.Context, wants stock.MappingNeeds) ([]lockedMappingRow, error) {
-	all := make([]lockedMappingRow, 0, len(wants.InWarehouse)+len(wants.OnBin))
+func (r stockMappings) loadMappingsPostgres(ctx context.Context, wants stock.MappingNeeds) ([]loadedMappingRow, error) {
+	all := make([]loadedMappingRow, 0, len(wants.InWarehouse)+len(wants.OnBin))
 	query := func(pairs, codes string, a, x []int64) error {
 		var packed, packedCodes sql.NullString
 		err := r.s.idb.QueryRowContext(ctx, `SELECT string_agg(concat_ws(',', m.id, m.bin_location_id, m.warehouse_id, m.article_detail_id,
@@ -395,16 +396,16 @@ FROM unnest(?::bigint[], ?::bigint[]) AS p(a, x) CROSS JOIN LATERAL (SELECT * FR
 	return all, nil
 }
 
-// unpackMappings reads the mappings lockPostgres and lockSQLite pack:
+// unpackMappings reads the mappings loadMappingsPostgres and loadMappingsSQLite pack:
 // records separated by ';', each the fields id, bin, warehouse, product,
 // stock, reserved, default (0/1) and the last stocktake (empty for none,
 // else read by take) separated by ','; and the bins' codes, one per record,
 // each its length in bytes, ':' and the code.
-func unpackMappings(packed, codes string, take func(string) (*time.Time, error)) ([]lockedMappingRow, error) {
+func unpackMappings(packed, codes string, take func(string) (*time.Time, error)) ([]loadedMappingRow, error) {
 	if packed == "" {
 		return nil, nil
 	}
-	rows := make([]lockedMappingRow, 0, strings.Count(packed, ";")+1)
+	rows := make([]loadedMappingRow, 0, strings.Count(packed, ";")+1)
 	for len(packed) > 0 {
 		var record string
 		record, packed, _ = strings.Cut(packed, ";")
@@ -425,7 +426,7 @@ func unpackMappings(packed, codes string, take func(string) (*time.Time, error))
 		if strings.Contains(rest, ",") {
 			return nil, fmt.Errorf("packed mapping %q: want 8 fields", record)
 		}
-		row := lockedMappingRow{mappingRow: mappingRow{ID: n[0], BinLocationID: n[1], WarehouseID: n[2], ArticleDetailID: n[3],
+		row := loadedMappingRow{mappingRow: mappingRow{ID: n[0], BinLocationID: n[1], WarehouseID: n[2], ArticleDetailID: n[3],
 			Stock: int(n[4]), ReservedStock: int(n[5]), IsDefault: n[6] == 1}}
 		if rest != "" {
 			t, err := take(rest)
