@@ -108,7 +108,6 @@ func (s *store) APIUsers() ports.APIUserRepository         { return apiUsers{s} 
 func (s *store) sqlConn() interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	PrepareContext(ctx context.Context, query string) (*sql.Stmt, error)
 } {
 	if tx, ok := s.idb.(bun.Tx); ok {
 		return tx.Tx
