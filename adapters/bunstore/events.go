@@ -206,8 +206,10 @@ func (r events) recordPostgres(ctx context.Context, snapshots []ports.StockSnaps
 	const saveSnapshots = `UPDATE stock_snapshots AS s SET figures = v.figures, below = v.below
 FROM unnest(?::bigint[], ?::text[], ?::boolean[]) AS v(id, figures, below) WHERE s.article_detail_id = v.id`
 	if len(evs) == 0 {
-		_, err := r.s.idb.ExecContext(ctx, saveSnapshots, pgdialect.Array(ids), pgdialect.Array(figures), pgdialect.Array(below))
-		return err
+		if err := r.s.execSoon(ctx, saveSnapshots, pgdialect.Array(ids), pgdialect.Array(figures), pgdialect.Array(below)); err != nil {
+			return err
+		}
+		return r.s.flush(ctx)
 	}
 	// The events' data, JSON each, travel as one JSON array, which costs
 	// less to write and to read than an array of quoted texts; a json value
@@ -227,7 +229,7 @@ FROM unnest(?::bigint[], ?::text[], ?::boolean[]) AS v(id, figures, below) WHERE
 		data = append(data, e.Data...)
 	}
 	data = append(data, ']')
-	_, err := r.s.idb.ExecContext(ctx, `WITH saved AS (`+saveSnapshots+`)
+	err := r.s.execSoon(ctx, `WITH saved AS (`+saveSnapshots+`)
 UPDATE event_feed SET value = value + ? WHERE name = 'last';
 WITH e AS (
     INSERT INTO events (id, type, created_at, data)
@@ -240,7 +242,12 @@ SELECT w.id, e.id, e.type, 'pending', clock_timestamp(), clock_timestamp()
 FROM e JOIN webhooks AS w ON w.enabled AND ',' || w.events || ',' LIKE '%,' || e.type || ',%'
 ORDER BY w.id, e.id`, pgdialect.Array(ids), pgdialect.Array(figures), pgdialect.Array(below), len(evs),
 		len(evs), at.UTC(), pgdialect.Array(types), string(data))
-	return err
+	if err != nil {
+		return err
+	}
+	// With whatever else waits (the batch's stored result), in one round
+	// trip.
+	return r.s.flush(ctx)
 }
 
 // appendAtInsert is the broken design the feed test must catch: positions

@@ -43,8 +43,9 @@ func (r idempotency) Claim(ctx context.Context, key, endpoint, fingerprint strin
 }
 
 func (r idempotency) Complete(ctx context.Context, key string, response []byte) error {
-	_, err := r.s.idb.NewUpdate().Table("idempotency_keys").Set("response = ?", response).Where("key = ?", key).Exec(ctx)
-	return err
+	// Nothing reads the response before the commit: on PostgreSQL it goes
+	// with the transaction's last statements (execSoon).
+	return r.s.execSoon(ctx, "UPDATE idempotency_keys SET response = ? WHERE key = ?", response, key)
 }
 
 func (r idempotency) Purge(ctx context.Context, before time.Time) (int, error) {

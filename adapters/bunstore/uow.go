@@ -40,7 +40,11 @@ func (db *DB) Write(ctx context.Context, fn func(ctx context.Context, s ports.St
 	var err error
 	for attempt := 1; ; attempt++ {
 		err = db.bun.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-			return fn(ctx, &store{db: db, idb: tx, write: true})
+			s := &store{db: db, idb: tx, write: true}
+			if err := fn(ctx, s); err != nil {
+				return err
+			}
+			return s.flush(ctx) // what execSoon still holds, before the commit
 		})
 		if err == nil || attempt == maxAttempts || !retryable(err) || ctx.Err() != nil {
 			break
