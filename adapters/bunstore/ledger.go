@@ -3,6 +3,7 @@ package bunstore
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -127,12 +128,13 @@ func (r ledger) appendPostgres(ctx context.Context, entries []stock.LedgerEntry)
 type pgColumns struct {
 	names, values, arrays []string
 	args, arrayArgs       []any
+	rows                  int
 }
 
 // pgColumn adds a column whose values get reads from the rows: one value
 // when all rows agree, an array otherwise. Pointers are NULL when nil.
 func pgColumn[R any, T comparable](c *pgColumns, rows []R, name, sqlType string, get func(*R) T) {
-	c.names = append(c.names, name)
+	c.names, c.rows = append(c.names, name), len(rows)
 	first := get(&rows[0])
 	uniform := true
 	for i := 1; i < len(rows) && uniform; i++ {
@@ -170,9 +172,14 @@ func equalValue[T comparable](a, b T) bool {
 	return a == b
 }
 
-// insert is the statement; its arguments are c.args.
+// insert is the statement; its arguments are c.args. Rows alike in every
+// column are still as many rows.
 func (c *pgColumns) insert(table string) string {
-	return "INSERT INTO " + table + " (" + strings.Join(c.names, ", ") + ") SELECT " + strings.Join(c.values, ", ") + c.from()
+	from := c.from()
+	if from == "" && c.rows > 1 {
+		from = " FROM generate_series(1, " + strconv.Itoa(c.rows) + ")"
+	}
+	return "INSERT INTO " + table + " (" + strings.Join(c.names, ", ") + ") SELECT " + strings.Join(c.values, ", ") + from
 }
 
 // update is the statement that sets every column but the first on the

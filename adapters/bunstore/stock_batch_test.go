@@ -112,3 +112,22 @@ func TestSQLiteColumnsBindWhatRowsShareOnce(t *testing.T) {
 		t.Errorf("one row: %+v", got)
 	}
 }
+
+func TestPgColumnsInsertRowsAlikeAsManyRows(t *testing.T) {
+	type row struct{ a, b int64 }
+	insert := func(rows []row) string {
+		var c pgColumns
+		pgColumn(&c, rows, "a", "bigint", func(r *row) int64 { return r.a })
+		pgColumn(&c, rows, "b", "bigint", func(r *row) int64 { return r.b })
+		return c.insert("t")
+	}
+	if got, want := insert([]row{{1, 2}, {1, 2}, {1, 2}}), "INSERT INTO t (a, b) SELECT ?::bigint, ?::bigint FROM generate_series(1, 3)"; got != want {
+		t.Errorf("three rows alike:\n got %s\nwant %s", got, want)
+	}
+	if got, want := insert([]row{{1, 2}}), "INSERT INTO t (a, b) SELECT ?::bigint, ?::bigint"; got != want {
+		t.Errorf("one row:\n got %s\nwant %s", got, want)
+	}
+	if got, want := insert([]row{{1, 2}, {1, 3}}), "INSERT INTO t (a, b) SELECT ?::bigint, u.b FROM unnest(?::bigint[]) AS u(b)"; got != want {
+		t.Errorf("rows that differ:\n got %s\nwant %s", got, want)
+	}
+}
