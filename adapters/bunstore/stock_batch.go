@@ -299,7 +299,7 @@ FROM p `+join, args...)
 			if err != nil {
 				return err
 			}
-			found, err := unpackMappings(packed.String, packedCodes.String, textTake)
+			found, err := unpackMappings(packed.String, packedCodes.String, parsedTime)
 			if err != nil {
 				return err
 			}
@@ -327,9 +327,6 @@ FROM p `+join, args...)
 	}
 	return all, nil
 }
-
-// textTake reads a stocktake as SQLite stores it (sqliteTimeLayout).
-func textTake(s string) (*time.Time, error) { return parsedTime(s) }
 
 // sqlitePairsChunk pairs go into one SQLite statement: two parameters
 // each, far below SQLite's limit of 32766.

@@ -31,7 +31,7 @@ func TestUnpackMappingsReadsWhatPostgreSQLPacks(t *testing.T) {
 		t.Errorf("second row %+v", second)
 	}
 	// SQLite packs the stocktake as it stores it.
-	rows, err = unpackMappings("7,3,1,42,5,0,1,2026-11-23 10:00:00.123456+00:00", "0:", textTake)
+	rows, err = unpackMappings("7,3,1,42,5,0,1,2026-11-23 10:00:00.123456+00:00", "0:", parsedTime)
 	if err != nil || len(rows) != 1 || rows[0].LastStockTake == nil ||
 		!rows[0].LastStockTake.Equal(time.Date(2026, 11, 23, 10, 0, 0, 123456000, time.UTC)) {
 		t.Errorf("SQLite's stocktake: %+v, %v", rows, err)
