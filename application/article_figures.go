@@ -22,6 +22,12 @@ func articleFigures(ctx context.Context, s ports.Store, articles []*catalog.Arti
 	if err != nil {
 		return nil, err
 	}
+	return figuresOf(articles, stocks, outstanding), nil
+}
+
+// figuresOf has the domain compute the figures of the products from their
+// stock per warehouse and what orders still have to ship of them.
+func figuresOf(articles []*catalog.ArticleDetail, stocks map[int64][]stock.WarehouseStock, outstanding map[int64]int) []ArticleStock {
 	out := make([]ArticleStock, len(articles))
 	for i, a := range articles {
 		warehouses := stocks[a.ID()]
@@ -30,7 +36,7 @@ func articleFigures(ctx context.Context, s ports.Store, articles []*catalog.Arti
 		}
 		out[i] = ArticleStock{Article: a, Figures: stock.FiguresOf(warehouses, outstanding[a.ID()])}
 	}
-	return out, nil
+	return out
 }
 
 // BelowReorderPoint tells whether the product's available stock is below

@@ -163,14 +163,12 @@ func (t *tracker) stockEvents(ctx context.Context, cause Cause) ([]ports.NewEven
 	// The snapshots are locked before the figures are read: a transaction
 	// touching the same product waits here until this one commits, and
 	// then reads figures that include this one's changes.
-	snapshots, articles, err := t.Events().LockSnapshots(ctx, ids)
+	locked, err := t.Events().LockSnapshots(ctx, ids)
 	if err != nil {
 		return nil, nil, err
 	}
-	figures, err := articleFigures(ctx, t.Store, articles)
-	if err != nil {
-		return nil, nil, err
-	}
+	snapshots := locked.Snapshots
+	figures := figuresOf(locked.Articles, locked.Stock, locked.Outstanding)
 	var events []ports.NewEvent
 	var changed []ports.StockSnapshot
 	for _, f := range figures {

@@ -43,15 +43,26 @@ type StockSnapshot struct {
 	Below           bool
 }
 
+// LockedSnapshots is what EventRepository.LockSnapshots returns.
+type LockedSnapshots struct {
+	Snapshots map[int64]StockSnapshot
+	Articles  []*catalog.ArticleDetail
+	// Stock and Outstanding are FigureReader.StockOf's answer for Articles.
+	Stock       map[int64][]stock.WarehouseStock
+	Outstanding map[int64]int
+}
+
 // EventRepository records events and keeps the change feed.
 type EventRepository interface {
 	// LockSnapshots locks the snapshots of these products (creating empty
 	// ones for products that have none) in id order and returns them with
-	// the products, read in the same statement; ids of products that do not
-	// exist are left out. A writer locks before it reads the figures it
-	// compares, so that two transactions touching one product compare in
-	// the order they commit.
-	LockSnapshots(ctx context.Context, articleDetailIDs []int64) (map[int64]StockSnapshot, []*catalog.ArticleDetail, error)
+	// the products, read in the same statement, and then, read after the
+	// lock was granted, what the products' figures are made of (as
+	// FigureReader.StockOf reads it); ids of products that do not exist are
+	// left out. A writer locks before it reads the figures it compares, so
+	// that two transactions touching one product compare in the order they
+	// commit.
+	LockSnapshots(ctx context.Context, articleDetailIDs []int64) (LockedSnapshots, error)
 	DeleteSnapshots(ctx context.Context, articleDetailIDs []int64) error
 	// Record writes the changed snapshots, gives the events their feed
 	// positions and stores them, with a delivery for every enabled webhook

@@ -63,7 +63,9 @@ func Open(databaseURL string) (*DB, error) {
 		sqldb.SetMaxOpenConns(32)
 		sqldb.SetMaxIdleConns(32)
 		sqldb.SetConnMaxIdleTime(5 * time.Minute)
-		return &DB{bun: bun.NewDB(sqldb, pgdialect.New()), postgres: true}, nil
+		db := bun.NewDB(sqldb, pgdialect.New())
+		db.AddQueryHook(flushBeforeQuery{})
+		return &DB{bun: db, postgres: true}, nil
 	case strings.HasPrefix(databaseURL, "sqlite:"):
 		path := strings.TrimPrefix(databaseURL, "sqlite:")
 		if path == "" {

@@ -1,10 +1,13 @@
 package bunstore
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -45,17 +48,54 @@ type lockedSnapshotRow struct {
 	ReorderPoint    int    `bun:"reorder_point"`
 }
 
-func (r events) lockedSnapshots(ctx context.Context, ids []int64) ([]lockedSnapshotRow, error) {
-	lock := ""
-	if r.s.write && r.s.db.postgres {
-		lock = " FOR UPDATE OF ss" // the products are locked by their writers already
+// lockedSnapshotsSQL reads the snapshots with their products.
+const lockedSnapshotsSQL = `SELECT ss.article_detail_id, ss.figures, ss.below, a.number, a.name, a.reorder_point
+FROM stock_snapshots AS ss JOIN article_details AS a ON a.id = ss.article_detail_id
+WHERE ss.article_detail_id ` + inIDsMarker + ` ORDER BY ss.article_detail_id`
+
+// lockedSnapshots reads the snapshots, locked, and then what the figures
+// are made of. On PostgreSQL both statements go in one round trip, with
+// whatever execSoon holds before them (the batch's writes): the lock, FOR
+// UPDATE of the snapshots (the products are locked by their writers
+// already), is its own statement, so the figures' statement starts after
+// it was granted and reads what the previous holder committed. SQLite's
+// immediate transaction holds the whole database already.
+func (r events) lockedSnapshots(ctx context.Context, ids []int64) ([]lockedSnapshotRow, stockOf, error) {
+	stockOf := newStockOf(len(ids))
+	if r.s.db.postgres && r.s.conn != nil {
+		results, err := r.s.queryAfterPending(ctx, []string{
+			strings.ReplaceAll(lockedSnapshotsSQL, inIDsMarker, "?") + " FOR UPDATE OF ss",
+			strings.ReplaceAll(stockOfSQL, inIDsMarker, "?"),
+		}, r.s.inIDs(ids), r.s.inIDs(ids), r.s.inIDs(ids))
+		if err != nil {
+			return nil, stockOf, err
+		}
+		out := make([]lockedSnapshotRow, 0, len(ids))
+		for _, row := range results[0].Rows {
+			if len(row) != 6 {
+				return nil, stockOf, fmt.Errorf("snapshots: a row of %d columns", len(row))
+			}
+			id, err1 := strconv.ParseInt(string(row[0]), 10, 64)
+			reorderPoint, err2 := strconv.Atoi(string(row[5]))
+			if err := errors.Join(err1, err2); err != nil {
+				return nil, stockOf, fmt.Errorf("snapshots: %w", err)
+			}
+			out = append(out, lockedSnapshotRow{
+				ArticleDetailID: id, Figures: string(row[1]), Below: string(row[2]) == "t",
+				Number: string(row[3]), Name: string(row[4]), ReorderPoint: reorderPoint,
+			})
+		}
+		for _, row := range results[1].Rows {
+			if err := stockOf.addText(row); err != nil {
+				return nil, stockOf, err
+			}
+		}
+		return out, stockOf, nil
 	}
 	// Scanned column by column: a batch reads a hundred of these.
-	rows, done, err := r.s.queryIDs(ctx, `SELECT ss.article_detail_id, ss.figures, ss.below, a.number, a.name, a.reorder_point
-FROM stock_snapshots AS ss JOIN article_details AS a ON a.id = ss.article_detail_id
-WHERE ss.article_detail_id `+inIDsMarker+` ORDER BY ss.article_detail_id`+lock, ids)
+	rows, done, err := r.s.queryIDs(ctx, lockedSnapshotsSQL, ids)
 	if err != nil {
-		return nil, err
+		return nil, stockOf, err
 	}
 	defer done()
 	defer rows.Close()
@@ -64,40 +104,47 @@ WHERE ss.article_detail_id `+inIDsMarker+` ORDER BY ss.article_detail_id`+lock, 
 		var row lockedSnapshotRow
 		var reorderPoint int64
 		if err := rows.Scan(&row.ArticleDetailID, &row.Figures, &row.Below, &row.Number, &row.Name, &reorderPoint); err != nil {
-			return nil, err
+			return nil, stockOf, err
 		}
 		row.ReorderPoint = int(reorderPoint)
 		out = append(out, row)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, stockOf, err
+	}
+	stockOf.stocks, stockOf.outstanding, err = figures{r.s}.StockOf(ctx, ids)
+	return out, stockOf, err
 }
 
 // LockSnapshots locks the existing snapshots and creates the missing ones
 // (a product new to the feed), which the insert then holds locked.
-func (r events) LockSnapshots(ctx context.Context, ids []int64) (map[int64]ports.StockSnapshot, []*catalog.ArticleDetail, error) {
-	rows, err := r.lockedSnapshots(ctx, ids)
+func (r events) LockSnapshots(ctx context.Context, ids []int64) (ports.LockedSnapshots, error) {
+	rows, stock, err := r.lockedSnapshots(ctx, ids)
 	if err != nil {
-		return nil, nil, err
+		return ports.LockedSnapshots{}, err
 	}
 	if len(rows) < len(ids) {
 		// A concurrent transaction creating the same snapshot makes this
-		// insert wait for it; reading again afterwards sees what it committed.
-		if _, err := r.s.idb.NewRaw(`INSERT INTO stock_snapshots (article_detail_id)
+		// insert wait for it; reading again afterwards sees what it
+		// committed, and reads the figures after the lock again.
+		if err := r.s.execSoon(ctx, `INSERT INTO stock_snapshots (article_detail_id)
 SELECT id FROM article_details WHERE id IN (?) ORDER BY id
-ON CONFLICT (article_detail_id) DO NOTHING`, bun.List(ids)).Exec(ctx); err != nil {
-			return nil, nil, err
+ON CONFLICT (article_detail_id) DO NOTHING`, bun.List(ids)); err != nil {
+			return ports.LockedSnapshots{}, err
 		}
-		if rows, err = r.lockedSnapshots(ctx, ids); err != nil {
-			return nil, nil, err
+		if rows, stock, err = r.lockedSnapshots(ctx, ids); err != nil {
+			return ports.LockedSnapshots{}, err
 		}
 	}
-	snapshots := make(map[int64]ports.StockSnapshot, len(rows))
-	articles := make([]*catalog.ArticleDetail, len(rows))
+	out := ports.LockedSnapshots{
+		Snapshots: make(map[int64]ports.StockSnapshot, len(rows)), Articles: make([]*catalog.ArticleDetail, len(rows)),
+		Stock: stock.stocks, Outstanding: stock.outstanding,
+	}
 	for i, row := range rows {
-		snapshots[row.ArticleDetailID] = ports.StockSnapshot{ArticleDetailID: row.ArticleDetailID, Figures: row.Figures, Below: row.Below}
-		articles[i] = catalog.UnmarshalArticleDetailFromDatabase(row.ArticleDetailID, row.Number, row.Name, row.ReorderPoint)
+		out.Snapshots[row.ArticleDetailID] = ports.StockSnapshot{ArticleDetailID: row.ArticleDetailID, Figures: row.Figures, Below: row.Below}
+		out.Articles[i] = catalog.UnmarshalArticleDetailFromDatabase(row.ArticleDetailID, row.Number, row.Name, row.ReorderPoint)
 	}
-	return snapshots, articles, nil
+	return out, nil
 }
 
 // saveSnapshots writes snapshots that LockSnapshots returned (so their
@@ -190,6 +237,9 @@ func (r events) Record(ctx context.Context, snapshots []ports.StockSnapshot, evs
 	return r.fanOut(ctx, rows)
 }
 
+// recordSeparator separates the events' data on their way to PostgreSQL.
+const recordSeparator = 0x1e
+
 // recordPostgres spends one round trip, since on the way to the commit
 // every one is spent holding the feed lock. It holds two statements (a
 // simple-protocol query may): the snapshots and the positions in the first,
@@ -211,37 +261,39 @@ FROM unnest(?::bigint[], ?::text[], ?::boolean[]) AS v(id, figures, below) WHERE
 		}
 		return r.s.flush(ctx)
 	}
-	// The events' data, JSON each, travel as one JSON array, which costs
-	// less to write and to read than an array of quoted texts; a json value
-	// keeps its text as it was written.
-	types := make([]string, len(evs))
-	size := 2
-	for i, e := range evs {
-		types[i] = e.Type
+	// The events travel as two texts, split in SQL: the types joined by
+	// commas, the data (JSON each) by the ASCII record separator, which
+	// JSON text never holds unescaped. That costs the database less than
+	// an array of quoted texts or a JSON array it would parse.
+	size := 0
+	for _, e := range evs {
 		size += len(e.Data) + 1
 	}
+	types := make([]byte, 0, len(evs)*len(ports.EventStockChanged))
 	data := make([]byte, 0, size)
-	data = append(data, '[')
 	for i, e := range evs {
-		if i > 0 {
-			data = append(data, ',')
+		if bytes.IndexByte(e.Data, recordSeparator) >= 0 {
+			return fmt.Errorf("event %s: its data holds a raw record separator, which JSON text never does", e.Type)
 		}
-		data = append(data, e.Data...)
+		if i > 0 {
+			types, data = append(types, ','), append(data, recordSeparator)
+		}
+		types, data = append(types, e.Type...), append(data, e.Data...)
 	}
-	data = append(data, ']')
 	err := r.s.execSoon(ctx, `WITH saved AS (`+saveSnapshots+`)
 UPDATE event_feed SET value = value + ? WHERE name = 'last';
 WITH e AS (
     INSERT INTO events (id, type, created_at, data)
-    SELECT f.value - ? + v.ord, v.type, ?, v.data::text
-    FROM event_feed AS f, ROWS FROM (unnest(?::text[]), json_array_elements(?::json)) WITH ORDINALITY AS v(type, data, ord)
+    SELECT f.value - ? + v.ord, v.type, ?, v.data
+    FROM event_feed AS f,
+        ROWS FROM (string_to_table(?, ','), string_to_table(?, chr(30))) WITH ORDINALITY AS v(type, data, ord)
     WHERE f.name = 'last'
     RETURNING id, type)
 INSERT INTO webhook_deliveries (webhook_id, event_id, type, status, next_attempt_at, created_at)
 SELECT w.id, e.id, e.type, 'pending', clock_timestamp(), clock_timestamp()
 FROM e JOIN webhooks AS w ON w.enabled AND ',' || w.events || ',' LIKE '%,' || e.type || ',%'
 ORDER BY w.id, e.id`, pgdialect.Array(ids), pgdialect.Array(figures), pgdialect.Array(below), len(evs),
-		len(evs), at.UTC(), pgdialect.Array(types), string(data))
+		len(evs), at.UTC(), string(types), string(data))
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,8 @@ package bunstore
 
 import (
 	"context"
+	"fmt"
+	"strconv"
 
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
@@ -11,26 +13,67 @@ type figures struct{ s *store }
 
 func (s *store) Figures() ports.FigureReader { return figures{s} }
 
-// StockOf reads the stock per warehouse from stock_totals, which triggers
-// on stock_mappings keep (see its migration), and what orders still have to
-// ship, in one round trip: kind 'w' rows are warehouses, kind 'o' rows the
-// outstanding quantity.
-func (r figures) StockOf(ctx context.Context, ids []int64) (map[int64][]stock.WarehouseStock, map[int64]int, error) {
-	stocks, outstanding := make(map[int64][]stock.WarehouseStock, len(ids)), make(map[int64]int, len(ids))
-	if len(ids) == 0 {
-		return stocks, outstanding, nil
-	}
-	// Scanned column by column: a batch reads a few hundred of these.
-	rows, done, err := r.s.queryIDs(ctx, `SELECT 'w' AS kind, t.article_detail_id, t.warehouse_id, w.code AS warehouse_code,
+// stockOfSQL reads the stock per warehouse from stock_totals, which
+// triggers on stock_mappings keep (see its migration), and what orders still
+// have to ship, in one statement: kind 'w' rows are warehouses, kind 'o'
+// rows the outstanding quantity.
+const stockOfSQL = `SELECT 'w' AS kind, t.article_detail_id, t.warehouse_id, w.code AS warehouse_code,
     w.stock_available_for_sale, t.stock, t.reserved_stock
 FROM stock_totals AS t JOIN warehouses AS w ON w.id = t.warehouse_id
-WHERE t.article_detail_id `+inIDsMarker+` AND t.mappings > 0
+WHERE t.article_detail_id ` + inIDsMarker + ` AND t.mappings > 0
 UNION ALL
 SELECT 'o', od.article_detail_id, 0, '', FALSE, SUM(od.outstanding), 0
 FROM order_details AS od
-WHERE od.article_detail_id `+inIDsMarker+` AND od.outstanding > 0
+WHERE od.article_detail_id ` + inIDsMarker + ` AND od.outstanding > 0
 GROUP BY od.article_detail_id
-ORDER BY 2, 3`, ids)
+ORDER BY 2, 3`
+
+// stockOf collects the rows of stockOfSQL.
+type stockOf struct {
+	stocks      map[int64][]stock.WarehouseStock
+	outstanding map[int64]int
+}
+
+func newStockOf(n int) stockOf {
+	return stockOf{make(map[int64][]stock.WarehouseStock, n), make(map[int64]int, n)}
+}
+
+func (s stockOf) add(kind string, article, warehouseID int64, code string, forSale bool, total, reserved int64) {
+	if kind == "o" {
+		s.outstanding[article] = int(total)
+		return
+	}
+	s.stocks[article] = append(s.stocks[article], stock.WarehouseStock{
+		WarehouseID: warehouseID, WarehouseCode: code, StockAvailableForSale: forSale,
+		Stock: int(total), ReservedStock: int(reserved),
+	})
+}
+
+// addText adds a row of stockOfSQL in PostgreSQL's text format.
+func (s stockOf) addText(row [][]byte) error {
+	if len(row) != 7 {
+		return fmt.Errorf("stock figures: a row of %d columns", len(row))
+	}
+	var ints [4]int64
+	for i, col := range []int{1, 2, 5, 6} {
+		n, err := strconv.ParseInt(string(row[col]), 10, 64)
+		if err != nil {
+			return fmt.Errorf("stock figures: %w", err)
+		}
+		ints[i] = n
+	}
+	s.add(string(row[0]), ints[0], ints[1], string(row[3]), string(row[4]) == "t", ints[2], ints[3])
+	return nil
+}
+
+// StockOf reads stockOfSQL in one round trip.
+func (r figures) StockOf(ctx context.Context, ids []int64) (map[int64][]stock.WarehouseStock, map[int64]int, error) {
+	out := newStockOf(len(ids))
+	if len(ids) == 0 {
+		return out.stocks, out.outstanding, nil
+	}
+	// Scanned column by column: a batch reads a few hundred of these.
+	rows, done, err := r.s.queryIDs(ctx, stockOfSQL, ids)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -43,16 +86,9 @@ ORDER BY 2, 3`, ids)
 		if err := rows.Scan(&kind, &article, &warehouseID, &code, &forSale, &total, &reserved); err != nil {
 			return nil, nil, err
 		}
-		if kind == "o" {
-			outstanding[article] = int(total)
-			continue
-		}
-		stocks[article] = append(stocks[article], stock.WarehouseStock{
-			WarehouseID: warehouseID, WarehouseCode: code, StockAvailableForSale: forSale,
-			Stock: int(total), ReservedStock: int(reserved),
-		})
+		out.add(kind, article, warehouseID, code, forSale, total, reserved)
 	}
-	return stocks, outstanding, rows.Err()
+	return out.stocks, out.outstanding, rows.Err()
 }
 
 // outstandingSQL is what a product's positions still have to ship, as a

@@ -54,16 +54,15 @@ func (r stockMappings) Load(ctx context.Context, scope stock.Scope, now time.Tim
 // Save writes the working set's changed mappings and its ledger entries.
 //
 // On PostgreSQL the statements that need no answer (the delete, the
-// updates, the ledger insert) go in one round trip (execSoon).
+// updates, the ledger insert) wait in execSoon and go in one round trip with
+// the transaction's next statement: for a batch that records events, the
+// snapshot lock and the figures' read (events.lockedSnapshots).
 func (r stockMappings) Save(ctx context.Context, ws *stock.WorkingSet) error {
 	upserted, removed, entries := ws.Changes()
 	if err := r.apply(ctx, upserted, removed); err != nil {
 		return err
 	}
-	if err := (ledger{r.s}).append(ctx, entries); err != nil {
-		return err
-	}
-	return r.s.flush(ctx)
+	return (ledger{r.s}).append(ctx, entries)
 }
 
 func (r stockMappings) locations(ctx context.Context, wants stock.LocationNames) ([]stock.KnownWarehouse, []stock.Bin, error) {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"net"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/schema"
@@ -39,13 +41,7 @@ func (db *DB) Write(ctx context.Context, fn func(ctx context.Context, s ports.St
 	}
 	var err error
 	for attempt := 1; ; attempt++ {
-		err = db.bun.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-			s := &store{db: db, idb: tx, write: true}
-			if err := fn(ctx, s); err != nil {
-				return err
-			}
-			return s.flush(ctx) // what execSoon still holds, before the commit
-		})
+		err = db.attempt(ctx, fn)
 		if err == nil || attempt == maxAttempts || !retryable(err) || ctx.Err() != nil {
 			break
 		}
@@ -57,6 +53,36 @@ func (db *DB) Write(ctx context.Context, fn func(ctx context.Context, s ports.St
 		}
 	}
 	return translate(err)
+}
+
+// attempt runs fn in one transaction. On PostgreSQL the transaction holds
+// its connection as a *sql.Conn, so that the store can reach the driver and
+// read several results of one round trip (queryAfterPending).
+func (db *DB) attempt(ctx context.Context, fn func(ctx context.Context, s ports.Store) error) error {
+	run := func(conn *sql.Conn) func(ctx context.Context, tx bun.Tx) error {
+		return func(ctx context.Context, tx bun.Tx) error {
+			s := &store{db: db, idb: tx, conn: conn, write: true}
+			err := fn(context.WithValue(ctx, storeKey{}, s), s)
+			if err == nil {
+				err = s.flush(ctx) // what execSoon still holds, before the commit
+			}
+			if s.pendingErr != nil {
+				// A statement that failed in a flush the query hook made:
+				// the statement after it only met the aborted transaction.
+				return s.pendingErr
+			}
+			return err
+		}
+	}
+	if !db.postgres {
+		return db.bun.RunInTx(ctx, nil, run(nil))
+	}
+	conn, err := db.bun.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return conn.RunInTx(ctx, nil, run(conn.Conn))
 }
 
 // Read runs fn outside a transaction: reads never take the write lock.
@@ -71,17 +97,44 @@ type store struct {
 	// loadedMappings are the mappings as this transaction last read or
 	// wrote them, so that an update writes only the columns that changed.
 	loadedMappings map[int64]mappingRow
+	// conn is the connection of a PostgreSQL write transaction.
+	conn *sql.Conn
 	// soon are statements waiting for flush (PostgreSQL), with their
 	// arguments in order.
 	soon     []string
 	soonArgs []any
+	// pendingErr is the error of a flush that flushBeforeQuery made.
+	pendingErr error
 }
 
+// storeKey carries the write transaction's store in the context its use
+// case runs with, for flushBeforeQuery.
+type storeKey struct{}
+
+// flushBeforeQuery is the query hook that keeps execSoon safe on
+// PostgreSQL: before any statement bun sends in a write transaction, the
+// statements execSoon still holds go first, so nothing reads past a write
+// that waits. Where a reader can take them along in its own round trip, it
+// uses queryAfterPending instead.
+type flushBeforeQuery struct{}
+
+func (flushBeforeQuery) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context {
+	if s, ok := ctx.Value(storeKey{}).(*store); ok && len(s.soon) > 0 {
+		if err := s.flush(ctx); err != nil && s.pendingErr == nil {
+			s.pendingErr = err
+		}
+	}
+	return ctx
+}
+
+func (flushBeforeQuery) AfterQuery(context.Context, *bun.QueryEvent) {}
+
 // execSoon runs a statement whose answer nobody waits for. On PostgreSQL
-// it waits for the next flush, to go in one round trip with the others
+// it waits, to go in one round trip with the transaction's next statement
 // (the simple protocol takes several statements in one query, and stops at
-// the first that fails, which fails the transaction); elsewhere it runs at
-// once. Whoever calls it flushes before anything reads what it writes.
+// the first that fails, which fails the transaction): with a read through
+// queryAfterPending, with the next statement bun sends (flushBeforeQuery),
+// or at the latest before the commit. Elsewhere it runs at once.
 func (s *store) execSoon(ctx context.Context, query string, args ...any) error {
 	if !s.db.postgres {
 		_, err := s.idb.ExecContext(ctx, query, args...)
@@ -100,6 +153,37 @@ func (s *store) flush(ctx context.Context) error {
 	s.soon, s.soonArgs = nil, nil
 	_, err := s.idb.ExecContext(ctx, query, args...)
 	return err
+}
+
+// queryAfterPending sends what execSoon holds and then the queries, each
+// one statement, in one round trip (PostgreSQL, in a write transaction) and
+// returns the queries' results, rows of text values. In READ COMMITTED
+// every statement of the round trip reads its own snapshot, taken when it
+// starts: a query after one that waited for a lock sees what the holder of
+// the lock committed.
+func (s *store) queryAfterPending(ctx context.Context, queries []string, args ...any) ([]*pgconn.Result, error) {
+	if s.conn == nil {
+		return nil, errors.New("queryAfterPending needs a PostgreSQL write transaction")
+	}
+	text := s.db.bun.QueryGen().FormatQuery(strings.Join(append(s.soon, queries...), ";\n"), append(s.soonArgs, args...)...)
+	s.soon, s.soonArgs = nil, nil
+	var results []*pgconn.Result
+	err := s.conn.Raw(func(driverConn any) error {
+		c, ok := driverConn.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("queryAfterPending: a %T is not pgx's", driverConn)
+		}
+		var err error
+		results, err = c.Conn().PgConn().Exec(ctx, text).ReadAll()
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(results) < len(queries) {
+		return nil, fmt.Errorf("queryAfterPending: %d results for %d queries", len(results), len(queries))
+	}
+	return results[len(results)-len(queries):], nil
 }
 
 func (s *store) Warehouses() ports.WarehouseRepository     { return warehouses{s} }

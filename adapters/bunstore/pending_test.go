@@ -1,0 +1,192 @@
+package bunstore
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/shopstock/inventory/ports"
+	"github.com/shopstock/inventory/test/testdb"
+)
+
+// What execSoon holds on PostgreSQL runs before the transaction's next
+// statement, whichever way that statement goes.
+
+func TestPendingWriteRunsBeforeTheNextBunStatement(t *testing.T) {
+	db := retryDB(t)
+	ctx := context.Background()
+	err := db.Write(ctx, func(ctx context.Context, s ports.Store) error {
+		st := s.(*store)
+		if err := st.execSoon(ctx, "INSERT INTO retry_probe (id) VALUES (?)", 3); err != nil {
+			return err
+		}
+		if len(st.soon) != 1 {
+			t.Fatalf("%d statements wait, want the insert", len(st.soon))
+		}
+		n, err := st.idb.NewSelect().TableExpr("retry_probe").Where("id = 3").Count(ctx)
+		if err != nil {
+			return err
+		}
+		if n != 1 {
+			t.Errorf("the select saw %d rows with id 3: it ran before the insert that waited", n)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestPendingWriteThatFailsIsTheWritesError(t *testing.T) {
+	db := retryDB(t)
+	ctx := context.Background()
+	err := db.Write(ctx, func(ctx context.Context, s ports.Store) error {
+		st := s.(*store)
+		if err := st.execSoon(ctx, "INSERT INTO retry_probe (id) VALUES (1)"); err != nil { // taken
+			return err
+		}
+		var n int
+		return st.idb.NewSelect().TableExpr("retry_probe").ColumnExpr("count(*)").Scan(ctx, &n)
+	})
+	if !isUniqueViolation(err) {
+		t.Fatalf("Write = %v, want the insert's unique violation, not the aborted transaction the select met", err)
+	}
+}
+
+func TestQueryAfterPendingReadsAfterTheWritesInOneRoundTrip(t *testing.T) {
+	db := retryDB(t)
+	ctx := context.Background()
+	err := db.Write(ctx, func(ctx context.Context, s ports.Store) error {
+		st := s.(*store)
+		if err := st.execSoon(ctx, "UPDATE retry_probe SET n = ? WHERE id = 1; UPDATE retry_probe SET n = ? WHERE id = 2", 7, 8); err != nil {
+			return err
+		}
+		results, err := st.queryAfterPending(ctx, []string{
+			"SELECT n FROM retry_probe WHERE id = ?",
+			"SELECT string_agg(n::text, ',' ORDER BY id), 'it''s ?' FROM retry_probe",
+		}, 1)
+		if err != nil {
+			return err
+		}
+		if len(st.soon) != 0 {
+			t.Errorf("%d statements still wait", len(st.soon))
+		}
+		if len(results) != 2 {
+			t.Fatalf("%d results, want 2", len(results))
+		}
+		if got := string(results[0].Rows[0][0]); got != "7" {
+			t.Errorf("first query read n = %s, want 7", got)
+		}
+		if got := string(results[1].Rows[0][0]) + " " + string(results[1].Rows[0][1]); got != "7,8 it's ?" {
+			t.Errorf("second query read %q, want %q", got, "7,8 it's ?")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestQueryAfterPendingFailsAsTheFailingStatement(t *testing.T) {
+	db := retryDB(t)
+	ctx := context.Background()
+	err := db.Write(ctx, func(ctx context.Context, s ports.Store) error {
+		st := s.(*store)
+		if err := st.execSoon(ctx, "INSERT INTO retry_probe (id) VALUES (2)"); err != nil {
+			return err
+		}
+		_, err := st.queryAfterPending(ctx, []string{"SELECT 1"})
+		return err
+	})
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) || !isUniqueViolation(err) {
+		t.Fatalf("Write = %v, want the unique violation", err)
+	}
+}
+
+// The snapshot lock and the figures' read share a round trip but not a
+// statement: a transaction whose lock waited for another reads the figures
+// that one committed. Were they one statement, it would read the figures as
+// they were when it started waiting.
+func TestSnapshotLockWaitsAndFiguresReadWhatTheHolderCommitted(t *testing.T) {
+	db, err := Open(testdb.Postgres(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`INSERT INTO warehouses (id, code, name) VALUES (901, 'LOCKW', 'Lock test')`,
+		`INSERT INTO bin_locations (id, warehouse_id, code) VALUES (901, 901, 'L1')`,
+		`INSERT INTO article_details (id, number, name) VALUES (901, 'LOCK-1', '')`,
+		`INSERT INTO stock_mappings (bin_location_id, warehouse_id, article_detail_id, stock, reserved_stock, is_default) VALUES (901, 901, 901, 5, 0, FALSE)`,
+		`INSERT INTO stock_snapshots (article_detail_id) VALUES (901)`,
+	} {
+		if _, err := db.bun.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	stockOf := func(l ports.LockedSnapshots) int {
+		total := 0
+		for _, w := range l.Stock[901] {
+			total += w.Stock
+		}
+		return total
+	}
+	locked := make(chan struct{})
+	holderDone := make(chan error, 1)
+	go func() {
+		holderDone <- db.Write(ctx, func(ctx context.Context, s ports.Store) error {
+			l, err := s.Events().LockSnapshots(ctx, []int64{901})
+			if err != nil {
+				return err
+			}
+			if got := stockOf(l); got != 5 {
+				t.Errorf("holder read stock %d, want 5", got)
+			}
+			if err := exec(ctx, s, "UPDATE stock_mappings SET stock = 12 WHERE article_detail_id = 901"); err != nil {
+				return err
+			}
+			close(locked)
+			time.Sleep(300 * time.Millisecond) // the waiter queues behind the lock meanwhile
+			return nil
+		})
+	}()
+	<-locked
+	start := time.Now()
+	err = db.Write(ctx, func(ctx context.Context, s ports.Store) error {
+		// A write waits in execSoon, as a batch's writes do: it travels in
+		// the same round trip as the lock and the read (and touches no row
+		// the holder locked, so the lock is the only wait).
+		if err := s.(*store).execSoon(ctx, "UPDATE warehouses SET name = 'Lock test' WHERE id = 901"); err != nil {
+			return err
+		}
+		l, err := s.Events().LockSnapshots(ctx, []int64{901})
+		if err != nil {
+			return err
+		}
+		if waited := time.Since(start); waited < 100*time.Millisecond {
+			t.Errorf("the lock was granted after %v: it did not wait for the holder", waited)
+		}
+		if got := stockOf(l); got != 12 {
+			t.Errorf("after the lock the figures show stock %d, want the holder's 12", got)
+		}
+		if len(l.Articles) != 1 || l.Articles[0].Number() != "LOCK-1" {
+			t.Errorf("articles = %v, want LOCK-1", l.Articles)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-holderDone; err != nil {
+		t.Fatal(err)
+	}
+}
