@@ -241,11 +241,12 @@ func (r events) Record(ctx context.Context, snapshots []ports.StockSnapshot, evs
 const recordSeparator = 0x1e
 
 // recordPostgres spends one round trip, since on the way to the commit
-// every one is spent holding the feed lock. It holds two statements (a
-// simple-protocol query may): the snapshots and the positions in the first,
-// which takes the feed lock, and the events and their deliveries in the
-// second, which reads the positions the first took. In READ COMMITTED each
-// statement reads its own snapshot, taken when it starts, so the second
+// every one is spent holding the feed lock. It holds three statements (a
+// simple-protocol query may): the snapshots first, before the feed lock, so
+// that their update is not part of the span that runs one at a time; the
+// positions, which takes the feed lock; and the events and their
+// deliveries, which reads the positions the second took. In READ COMMITTED
+// each statement reads its own snapshot, taken when it starts, so the third
 // starts after the lock was granted and sees every webhook change committed
 // before.
 func (r events) recordPostgres(ctx context.Context, snapshots []ports.StockSnapshot, evs []ports.NewEvent, at time.Time) error {
@@ -280,7 +281,7 @@ FROM unnest(?::bigint[], ?::text[], ?::boolean[]) AS v(id, figures, below) WHERE
 		}
 		types, data = append(types, e.Type...), append(data, e.Data...)
 	}
-	err := r.s.execSoon(ctx, `WITH saved AS (`+saveSnapshots+`)
+	err := r.s.execSoon(ctx, saveSnapshots+`;
 UPDATE event_feed SET value = value + ? WHERE name = 'last';
 WITH e AS (
     INSERT INTO events (id, type, created_at, data)

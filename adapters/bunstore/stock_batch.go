@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -31,6 +32,9 @@ func (r stockMappings) Load(ctx context.Context, scope stock.Scope, now time.Tim
 	if err != nil {
 		return nil, err
 	}
+	if r.s.conn != nil && len(scope.Articles()) > 0 {
+		return r.lockAndLoadPostgres(ctx, scope, now, warehouses, bins)
+	}
 	found, err := r.s.ArticleDetails().Lock(ctx, scope.Articles())
 	if err != nil {
 		return nil, err
@@ -43,7 +47,63 @@ func (r stockMappings) Load(ctx context.Context, scope stock.Scope, now time.Tim
 	}
 	ws := stock.NewWorkingSet(scope, now, warehouses, bins, existing)
 	needs := ws.MappingNeeds()
-	mappings, mappingBins, err := r.loadMappings(ctx, needs)
+	rows, err := r.loadMappings(ctx, needs)
+	if err != nil {
+		return nil, err
+	}
+	mappings, mappingBins, err := r.loaded(rows)
+	if err != nil {
+		return nil, err
+	}
+	ws.Loaded(needs, mappings, mappingBins)
+	return ws, nil
+}
+
+// lockAndLoadPostgres locks the products and reads their mappings in one
+// round trip, two statements: the mappings' statement starts after the
+// lock was granted, so it reads what the previous holder committed. The
+// mappings asked for are those of every product the scope names, as if all
+// existed; a product that does not has no mappings, so when the lock finds
+// fewer, the working set of those that exist takes the same rows.
+func (r stockMappings) lockAndLoadPostgres(ctx context.Context, scope stock.Scope, now time.Time, warehouses []stock.KnownWarehouse, bins []stock.Bin) (*stock.WorkingSet, error) {
+	ids := scope.Articles()
+	ws := stock.NewWorkingSet(scope, now, warehouses, bins, ids)
+	needs := ws.MappingNeeds()
+	queries, args := mappingQueriesPostgres(needs)
+	queries = append([]string{"SELECT id FROM article_details WHERE id = ANY(?::bigint[]) ORDER BY id FOR NO KEY UPDATE"}, queries...)
+	args = append([]any{pgdialect.Array(ids)}, args...)
+	results, err := r.s.queryAfterPending(ctx, queries, args...)
+	if err != nil {
+		return nil, fmt.Errorf("lock article details and load their mappings: %w", err)
+	}
+	if found := len(results[0].Rows); found < len(ids) {
+		existing := make([]int64, 0, found)
+		for _, row := range results[0].Rows {
+			id, err := strconv.ParseInt(string(row[0]), 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("lock article details: %w", err)
+			}
+			existing = append(existing, id)
+		}
+		ws = stock.NewWorkingSet(scope, now, warehouses, bins, existing)
+		needs = ws.MappingNeeds()
+	}
+	var rows []loadedMappingRow
+	for i, res := range results[1:] {
+		if len(res.Rows) != 1 || len(res.Rows[0]) != 2 {
+			return nil, fmt.Errorf("load mappings: want one row of two columns")
+		}
+		got, err := unpackMappings(string(res.Rows[0][0]), string(res.Rows[0][1]), microsTake)
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			rows = got
+		} else {
+			rows = append(rows, got...)
+		}
+	}
+	mappings, mappingBins, err := r.loaded(rows)
 	if err != nil {
 		return nil, err
 	}
@@ -227,22 +287,19 @@ type loadedMappingRow struct {
 	BinCode    string `bun:"bin_code"`
 }
 
-func (r stockMappings) loadMappings(ctx context.Context, wants stock.MappingNeeds) ([]*stock.Mapping, []stock.Bin, error) {
+func (r stockMappings) loadMappings(ctx context.Context, wants stock.MappingNeeds) ([]loadedMappingRow, error) {
 	if len(wants.InWarehouse) == 0 && len(wants.OnBin) == 0 {
-		return nil, nil, nil
+		return nil, nil
 	}
-	var rows []loadedMappingRow
 	if r.s.db.postgres {
-		var err error
-		if rows, err = r.loadMappingsPostgres(ctx, wants); err != nil {
-			return nil, nil, err
-		}
-	} else {
-		var err error
-		if rows, err = r.loadMappingsSQLite(ctx, wants); err != nil {
-			return nil, nil, err
-		}
+		return r.loadMappingsPostgres(ctx, wants)
 	}
+	return r.loadMappingsSQLite(ctx, wants)
+}
+
+// loaded turns the rows read into the domain's mappings, with the bins
+// whose codes came along, and remembers them as read (loadedMappings).
+func (r stockMappings) loaded(rows []loadedMappingRow) ([]*stock.Mapping, []stock.Bin, error) {
 	mappings := make([]*stock.Mapping, len(rows))
 	bins := make([]stock.Bin, 0, len(rows))
 	if r.s.loadedMappings == nil {
@@ -352,20 +409,32 @@ func parsedTime(s string) (*time.Time, error) {
 // thousand rows of nine columns through database/sql cost a boxed value
 // and a conversion per column, several times the server's work.
 func (r stockMappings) loadMappingsPostgres(ctx context.Context, wants stock.MappingNeeds) ([]loadedMappingRow, error) {
-	all := make([]loadedMappingRow, 0, len(wants.InWarehouse)+len(wants.OnBin))
-	query := func(pairs, codes string, a, x []int64) error {
+	queries, args := mappingQueriesPostgres(wants)
+	var all []loadedMappingRow
+	for i, q := range queries {
 		var packed, packedCodes sql.NullString
-		err := r.s.idb.QueryRowContext(ctx, `SELECT string_agg(concat_ws(',', m.id, m.bin_location_id, m.warehouse_id, m.article_detail_id,
-    m.stock, m.reserved_stock, m.is_default::int, COALESCE((EXTRACT(EPOCH FROM m.last_stock_take) * 1000000)::bigint::text, '')), ';' ORDER BY m.id),
-  string_agg(`+codes+`, '' ORDER BY m.id)
-FROM unnest(?::bigint[], ?::bigint[]) AS p(a, x) CROSS JOIN LATERAL (SELECT * FROM stock_mappings AS m WHERE `+pairs+` OFFSET 0) AS m`,
-			pgdialect.Array(a), pgdialect.Array(x)).Scan(&packed, &packedCodes)
-		if err != nil {
-			return err
+		if err := r.s.idb.QueryRowContext(ctx, q, args[2*i], args[2*i+1]).Scan(&packed, &packedCodes); err != nil {
+			return nil, err
 		}
 		rows, err := unpackMappings(packed.String, packedCodes.String, microsTake)
+		if err != nil {
+			return nil, err
+		}
 		all = append(all, rows...)
-		return err
+	}
+	return all, nil
+}
+
+// mappingQueriesPostgres are the statements that read the wanted mappings,
+// each answering one row of two packed texts (see unpackMappings), with
+// their arguments, two each.
+func mappingQueriesPostgres(wants stock.MappingNeeds) (queries []string, args []any) {
+	query := func(pairs, codes string, a, x []int64) {
+		queries = append(queries, `SELECT string_agg(concat_ws(',', m.id, m.bin_location_id, m.warehouse_id, m.article_detail_id,
+    m.stock, m.reserved_stock, m.is_default::int, COALESCE((EXTRACT(EPOCH FROM m.last_stock_take) * 1000000)::bigint::text, '')), ';' ORDER BY m.id),
+  string_agg(`+codes+`, '' ORDER BY m.id)
+FROM unnest(?::bigint[], ?::bigint[]) AS p(a, x) CROSS JOIN LATERAL (SELECT * FROM stock_mappings AS m WHERE `+pairs+` OFFSET 0) AS m`)
+		args = append(args, pgdialect.Array(a), pgdialect.Array(x))
 	}
 	if n := len(wants.InWarehouse); n > 0 {
 		a, w := make([]int64, n), make([]int64, n)
@@ -374,10 +443,8 @@ FROM unnest(?::bigint[], ?::bigint[]) AS p(a, x) CROSS JOIN LATERAL (SELECT * FR
 		}
 		// Mappings found by warehouse bring their bins' codes along (the
 		// strategy orders by them).
-		if err := query("m.article_detail_id = p.a AND m.warehouse_id = p.x",
-			"(SELECT octet_length(b.code) || ':' || b.code FROM bin_locations AS b WHERE b.id = m.bin_location_id)", a, w); err != nil {
-			return nil, err
-		}
+		query("m.article_detail_id = p.a AND m.warehouse_id = p.x",
+			"(SELECT octet_length(b.code) || ':' || b.code FROM bin_locations AS b WHERE b.id = m.bin_location_id)", a, w)
 	}
 	if n := len(wants.OnBin); n > 0 {
 		a, b := make([]int64, n), make([]int64, n)
@@ -385,11 +452,9 @@ FROM unnest(?::bigint[], ?::bigint[]) AS p(a, x) CROSS JOIN LATERAL (SELECT * FR
 			a[i], b[i] = p.ArticleDetailID, p.BinLocationID
 		}
 		// A named bin was resolved with its code.
-		if err := query("m.bin_location_id = p.x AND m.article_detail_id = p.a", "'0:'", a, b); err != nil {
-			return nil, err
-		}
+		query("m.bin_location_id = p.x AND m.article_detail_id = p.a", "'0:'", a, b)
 	}
-	return all, nil
+	return queries, args
 }
 
 // unpackMappings reads the mappings loadMappingsPostgres and loadMappingsSQLite pack:
