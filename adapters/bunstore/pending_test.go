@@ -3,6 +3,7 @@ package bunstore
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -23,8 +24,8 @@ func TestPendingWriteRunsBeforeTheNextBunStatement(t *testing.T) {
 		if err := st.execSoon(ctx, "INSERT INTO retry_probe (id) VALUES (?)", 3); err != nil {
 			return err
 		}
-		if len(st.soon) != 1 {
-			t.Fatalf("%d statements wait, want the insert", len(st.soon))
+		if n := len(st.soon); n == 0 || !strings.HasPrefix(st.soon[n-1], "INSERT INTO retry_probe") {
+			t.Fatalf("waiting: %q, want the insert last", st.soon)
 		}
 		n, err := st.idb.NewSelect().TableExpr("retry_probe").Where("id = 3").Count(ctx)
 		if err != nil {
@@ -188,5 +189,85 @@ func TestSnapshotLockWaitsAndFiguresReadWhatTheHolderCommitted(t *testing.T) {
 	}
 	if err := <-holderDone; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The transaction is the store's own on PostgreSQL (BEGIN waits for the
+// first statement, COMMIT goes with the last ones): a transaction that
+// failed is not reported as committed, and its connection goes back to the
+// pool with no transaction open.
+
+func TestWriteWhoseStatementFailedUnnoticedIsNotCommitted(t *testing.T) {
+	db := retryDB(t)
+	ctx := context.Background()
+	err := db.Write(ctx, func(ctx context.Context, s ports.Store) error {
+		if err := exec(ctx, s, "UPDATE retry_probe SET n = 5 WHERE id = 1"); err != nil {
+			return err
+		}
+		_ = exec(ctx, s, "INSERT INTO retry_probe (id) VALUES (1)") // fails; the use case looks away
+		return nil
+	})
+	if err == nil {
+		t.Fatal("Write = nil for a transaction PostgreSQL rolled back")
+	}
+	var n int
+	if err := db.bun.NewRaw("SELECT n FROM retry_probe WHERE id = 1").Scan(ctx, &n); err != nil || n != 0 {
+		t.Fatalf("n = %d (%v), want the update rolled back", n, err)
+	}
+}
+
+func TestWriteLeavesNoTransactionOpenOnItsConnection(t *testing.T) {
+	db := retryDB(t)
+	db.bun.SetMaxOpenConns(1) // every Write below gets the same connection
+	ctx := context.Background()
+	backend := func() int {
+		var pid int
+		if err := db.bun.NewRaw("SELECT pg_backend_pid()").Scan(ctx, &pid); err != nil {
+			t.Fatal(err)
+		}
+		return pid
+	}
+	before := backend()
+	failed := errors.New("the use case fails")
+	err := db.Write(ctx, func(ctx context.Context, s ports.Store) error {
+		if err := exec(ctx, s, "UPDATE retry_probe SET n = 7 WHERE id = 1"); err != nil {
+			return err
+		}
+		return failed
+	})
+	if !errors.Is(err, failed) {
+		t.Fatalf("Write = %v, want the use case's error", err)
+	}
+	// Rolled back on its connection, which stays in the pool (pgx would
+	// discard one with a transaction open, at the cost of a new one).
+	if after := backend(); after != before {
+		t.Errorf("the pool's connection changed (backend %d, then %d): the failed transaction was not rolled back on it", before, after)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	err = db.Write(cancelled, func(ctx context.Context, s ports.Store) error {
+		if err := exec(ctx, s, "UPDATE retry_probe SET n = 8 WHERE id = 1"); err != nil {
+			return err
+		}
+		cancel()
+		return exec(ctx, s, "SELECT pg_sleep(0.2)")
+	})
+	if err == nil {
+		t.Fatal("Write = nil with its context cancelled")
+	}
+	if err := db.Write(ctx, func(ctx context.Context, s ports.Store) error {
+		return exec(ctx, s, "UPDATE retry_probe SET n = n + 1 WHERE id = 2")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var ns []int
+	if err := db.bun.NewRaw("SELECT n FROM retry_probe ORDER BY id").Scan(ctx, &ns); err != nil {
+		t.Fatal(err)
+	}
+	if len(ns) != 2 || ns[0] != 0 || ns[1] != 1 {
+		t.Fatalf("n = %v, want [0 1]: only the last Write committed", ns)
+	}
+	var status string
+	if err := db.bun.NewRaw("SELECT CASE WHEN now() = statement_timestamp() THEN 'idle' ELSE 'in a transaction' END").Scan(ctx, &status); err != nil || status != "idle" {
+		t.Fatalf("the pool's connection is %s (%v), want no transaction open", status, err)
 	}
 }

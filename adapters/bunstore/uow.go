@@ -55,34 +55,80 @@ func (db *DB) Write(ctx context.Context, fn func(ctx context.Context, s ports.St
 	return translate(err)
 }
 
-// attempt runs fn in one transaction. On PostgreSQL the transaction holds
-// its connection as a *sql.Conn, so that the store can reach the driver and
-// read several results of one round trip (queryAfterPending).
+// attempt runs fn in one transaction.
 func (db *DB) attempt(ctx context.Context, fn func(ctx context.Context, s ports.Store) error) error {
-	run := func(conn *sql.Conn) func(ctx context.Context, tx bun.Tx) error {
-		return func(ctx context.Context, tx bun.Tx) error {
-			s := &store{db: db, idb: tx, conn: conn, write: true}
-			err := fn(context.WithValue(ctx, storeKey{}, s), s)
-			if err == nil {
-				err = s.flush(ctx) // what execSoon still holds, before the commit
-			}
-			if s.pendingErr != nil {
-				// A statement that failed in a flush the query hook made:
-				// the statement after it only met the aborted transaction.
-				return s.pendingErr
-			}
-			return err
-		}
+	if db.postgres {
+		return db.attemptPostgres(ctx, fn)
 	}
-	if !db.postgres {
-		return db.bun.RunInTx(ctx, nil, run(nil))
-	}
+	return db.bun.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		s := &store{db: db, idb: tx, write: true}
+		return fn(ctx, s)
+	})
+}
+
+// attemptPostgres runs fn in one transaction that it opens and closes
+// itself on one connection, rather than through database/sql's Tx, so that
+// BEGIN waits in execSoon for the first statement and COMMIT goes in one
+// round trip with the last ones (queryAfterPending): the statements that
+// take the feed lock and the commit that releases it are one round trip,
+// and no scheduling of this goroutine falls between them.
+func (db *DB) attemptPostgres(ctx context.Context, fn func(ctx context.Context, s ports.Store) error) (err error) {
 	conn, err := db.bun.Conn(ctx)
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
-	return conn.RunInTx(ctx, nil, run(conn.Conn))
+	s := &store{db: db, idb: conn, conn: conn.Conn, write: true, soon: []string{"BEGIN"}}
+	committed := false
+	defer func() {
+		if !committed {
+			s.rollback(ctx)
+		}
+		conn.Close()
+	}()
+	err = fn(context.WithValue(ctx, storeKey{}, s), s)
+	if s.pendingErr != nil {
+		// A statement that failed in a flush the query hook made: the
+		// statement after it only met the aborted transaction.
+		return s.pendingErr
+	}
+	if err != nil {
+		return err
+	}
+	results, err := s.queryAfterPending(ctx, []string{"COMMIT"})
+	if err != nil {
+		return err
+	}
+	committed = true
+	// A transaction that had failed answers COMMIT with ROLLBACK.
+	if tag := results[0].CommandTag.String(); tag != "COMMIT" {
+		return fmt.Errorf("commit: the transaction was rolled back (%s)", tag)
+	}
+	return nil
+}
+
+// rollback ends the transaction on the store's connection, if one is open,
+// with a context of its own (the request's may be why it ends); a
+// connection that cannot is closed rather than given back to the pool.
+func (s *store) rollback(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	_ = s.conn.Raw(func(driverConn any) error {
+		c, ok := driverConn.(*stdlib.Conn)
+		if !ok {
+			return driver.ErrBadConn
+		}
+		pg := c.Conn().PgConn()
+		if pg.IsClosed() {
+			return driver.ErrBadConn
+		}
+		if pg.TxStatus() == 'I' {
+			return nil
+		}
+		if _, err := pg.Exec(ctx, "ROLLBACK").ReadAll(); err != nil || pg.TxStatus() != 'I' {
+			return driver.ErrBadConn
+		}
+		return nil
+	})
 }
 
 // Read runs fn outside a transaction: reads never take the write lock.
@@ -197,8 +243,11 @@ func (s *store) sqlConn() interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 } {
-	if tx, ok := s.idb.(bun.Tx); ok {
-		return tx.Tx
+	switch c := s.idb.(type) {
+	case bun.Tx:
+		return c.Tx
+	case bun.Conn:
+		return c.Conn
 	}
 	return s.db.bun.DB
 }
