@@ -240,9 +240,10 @@ func (r events) Record(ctx context.Context, snapshots []ports.StockSnapshot, evs
 // recordSeparator separates the events' data on their way to PostgreSQL.
 const recordSeparator = 0x1e
 
-// recordPostgres spends one round trip, since on the way to the commit
-// every one is spent holding the feed lock. It holds three statements (a
-// simple-protocol query may): the snapshots first, before the feed lock, so
+// recordPostgres adds no round trip: its statements wait in execSoon and go
+// with the COMMIT (DB.attemptPostgres), so that the span holding the feed
+// lock is one round trip. There are three (a simple-protocol query may hold
+// several): the snapshots first, before the feed lock, so
 // that their update is not part of the span that runs one at a time; the
 // positions, which takes the feed lock; and the events and their
 // deliveries, which reads the positions the second took. In READ COMMITTED
@@ -257,10 +258,7 @@ func (r events) recordPostgres(ctx context.Context, snapshots []ports.StockSnaps
 	const saveSnapshots = `UPDATE stock_snapshots AS s SET figures = v.figures, below = v.below
 FROM unnest(?::bigint[], ?::text[], ?::boolean[]) AS v(id, figures, below) WHERE s.article_detail_id = v.id`
 	if len(evs) == 0 {
-		if err := r.s.execSoon(ctx, saveSnapshots, pgdialect.Array(ids), pgdialect.Array(figures), pgdialect.Array(below)); err != nil {
-			return err
-		}
-		return r.s.flush(ctx)
+		return r.s.execSoon(ctx, saveSnapshots, pgdialect.Array(ids), pgdialect.Array(figures), pgdialect.Array(below))
 	}
 	// The events travel as two texts, split in SQL: the types joined by
 	// commas, the data (JSON each) by the ASCII record separator, which
@@ -281,7 +279,7 @@ FROM unnest(?::bigint[], ?::text[], ?::boolean[]) AS v(id, figures, below) WHERE
 		}
 		types, data = append(types, e.Type...), append(data, e.Data...)
 	}
-	err := r.s.execSoon(ctx, saveSnapshots+`;
+	return r.s.execSoon(ctx, saveSnapshots+`;
 UPDATE event_feed SET value = value + ? WHERE name = 'last';
 WITH e AS (
     INSERT INTO events (id, type, created_at, data)
@@ -295,12 +293,6 @@ SELECT w.id, e.id, e.type, 'pending', clock_timestamp(), clock_timestamp()
 FROM e JOIN webhooks AS w ON w.enabled AND ',' || w.events || ',' LIKE '%,' || e.type || ',%'
 ORDER BY w.id, e.id`, pgdialect.Array(ids), pgdialect.Array(figures), pgdialect.Array(below), len(evs),
 		len(evs), at.UTC(), string(types), string(data))
-	if err != nil {
-		return err
-	}
-	// With whatever else waits (the batch's stored result), in one round
-	// trip.
-	return r.s.flush(ctx)
 }
 
 // appendAtInsert is the broken design the feed test must catch: positions
