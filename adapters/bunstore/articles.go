@@ -122,6 +122,15 @@ func (r articles) NumberTaken(ctx context.Context, number string, exceptID int64
 	return r.s.idb.NewSelect().Table("article_details").Where("number = ? AND id <> ?", number, exceptID).Exists(ctx)
 }
 
+// lockArticlesSQL with productLock locks products in id order (PostgreSQL;
+// SQLite's immediate transaction holds the whole database). NO KEY UPDATE
+// excludes other stock writers but not the key-share locks that inserting
+// rows referencing the product takes.
+const (
+	lockArticlesSQL = "SELECT id FROM article_details WHERE id " + inIDsMarker + " ORDER BY id"
+	productLock     = " FOR NO KEY UPDATE"
+)
+
 func (r articles) Lock(ctx context.Context, ids []int64) (map[int64]bool, error) {
 	found := make(map[int64]bool, len(ids))
 	if len(ids) == 0 {
@@ -129,11 +138,9 @@ func (r articles) Lock(ctx context.Context, ids []int64) (map[int64]bool, error)
 	}
 	lock := ""
 	if r.s.write && r.s.db.postgres {
-		// NO KEY UPDATE excludes other stock writers but not the key-share
-		// locks that inserting rows referencing the product takes.
-		lock = " FOR NO KEY UPDATE"
+		lock = productLock
 	}
-	rows, done, err := r.s.queryIDs(ctx, "SELECT id FROM article_details WHERE id "+inIDsMarker+" ORDER BY id"+lock, ids)
+	rows, done, err := r.s.queryIDs(ctx, lockArticlesSQL+lock, ids)
 	if err != nil {
 		return nil, fmt.Errorf("lock article details: %w", err)
 	}

@@ -70,8 +70,8 @@ func (r stockMappings) lockAndLoadPostgres(ctx context.Context, scope stock.Scop
 	ws := stock.NewWorkingSet(scope, now, warehouses, bins, ids)
 	needs := ws.MappingNeeds()
 	queries, args := mappingQueriesPostgres(needs)
-	queries = append([]string{"SELECT id FROM article_details WHERE id = ANY(?::bigint[]) ORDER BY id FOR NO KEY UPDATE"}, queries...)
-	args = append([]any{pgdialect.Array(ids)}, args...)
+	queries = append([]string{strings.ReplaceAll(lockArticlesSQL, inIDsMarker, "?") + productLock}, queries...)
+	args = append([]any{r.s.inIDs(ids)}, args...)
 	results, err := r.s.queryAfterPending(ctx, queries, args...)
 	if err != nil {
 		return nil, fmt.Errorf("lock article details and load their mappings: %w", err)
@@ -89,7 +89,7 @@ func (r stockMappings) lockAndLoadPostgres(ctx context.Context, scope stock.Scop
 		needs = ws.MappingNeeds()
 	}
 	var rows []loadedMappingRow
-	for i, res := range results[1:] {
+	for _, res := range results[1:] {
 		if len(res.Rows) != 1 || len(res.Rows[0]) != 2 {
 			return nil, fmt.Errorf("load mappings: want one row of two columns")
 		}
@@ -97,11 +97,7 @@ func (r stockMappings) lockAndLoadPostgres(ctx context.Context, scope stock.Scop
 		if err != nil {
 			return nil, err
 		}
-		if i == 0 {
-			rows = got
-		} else {
-			rows = append(rows, got...)
-		}
+		rows = append(rows, got...)
 	}
 	mappings, mappingBins, err := r.loaded(rows)
 	if err != nil {
