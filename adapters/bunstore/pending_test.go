@@ -271,3 +271,50 @@ func TestWriteLeavesNoTransactionOpenOnItsConnection(t *testing.T) {
 		t.Fatalf("the pool's connection is %s (%v), want no transaction open", status, err)
 	}
 }
+
+// The events travel to PostgreSQL as one text split at the record
+// separator: whatever JSON an event holds (quotes, commas, question marks,
+// backslashes, other scripts) comes back from the feed byte for byte and
+// in order, and data holding a raw separator is refused, not split.
+func TestEventsSplitInSQLComeBackAsWritten(t *testing.T) {
+	db, err := Open(testdb.Postgres(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ctx := context.Background()
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	evs := []ports.NewEvent{
+		{Type: ports.EventStockChanged, Data: []byte(`{"name":"it's, a \"quote\" ? and \\ back"}`)},
+		{Type: ports.EventStockLow, Data: []byte(`{"name":"Größe ½ – 日本, \u001e escaped"}`)},
+		{Type: ports.EventOrderStatusChanged, Data: []byte(`{}`)},
+	}
+	if err := db.Write(ctx, func(ctx context.Context, s ports.Store) error {
+		return s.Events().Record(ctx, nil, evs, time.Now())
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var got []ports.Event
+	if err := db.Read(ctx, func(ctx context.Context, s ports.Store) error {
+		got, err = s.Events().Feed(ctx, 0, 10, nil)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(evs) {
+		t.Fatalf("%d events in the feed, want %d", len(got), len(evs))
+	}
+	for i, e := range got {
+		if e.Type != evs[i].Type || string(e.Data) != string(evs[i].Data) {
+			t.Errorf("event %d = %s %s, want %s %s", i, e.Type, e.Data, evs[i].Type, evs[i].Data)
+		}
+	}
+	err = db.Write(ctx, func(ctx context.Context, s ports.Store) error {
+		return s.Events().Record(ctx, nil, []ports.NewEvent{{Type: ports.EventStockChanged, Data: []byte("{\"a\":1}\x1e{\"b\":2}")}}, time.Now())
+	})
+	if err == nil || !strings.Contains(err.Error(), "record separator") {
+		t.Fatalf("Record of data with a raw separator = %v, want it refused", err)
+	}
+}
