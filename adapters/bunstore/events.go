@@ -48,7 +48,8 @@ type lockedSnapshotRow struct {
 	ReorderPoint    int    `bun:"reorder_point"`
 }
 
-// lockedSnapshotsSQL reads the snapshots with their products.
+// lockedSnapshotsSQL reads the snapshots with their products (SQLite;
+// PostgreSQL's is the function inventory_lock_snapshots).
 const lockedSnapshotsSQL = `SELECT ss.article_detail_id, ss.figures, ss.below, a.number, a.name, a.reorder_point
 FROM stock_snapshots AS ss JOIN article_details AS a ON a.id = ss.article_detail_id
 WHERE ss.article_detail_id ` + inIDsMarker + ` ORDER BY ss.article_detail_id`
@@ -64,9 +65,9 @@ func (r events) lockedSnapshots(ctx context.Context, ids []int64) ([]lockedSnaps
 	stockOf := newStockOf(len(ids))
 	if r.s.db.postgres && r.s.conn != nil {
 		results, err := r.s.queryAfterPending(ctx, []string{
-			strings.ReplaceAll(lockedSnapshotsSQL, inIDsMarker, "?") + " FOR UPDATE OF ss",
-			strings.ReplaceAll(stockOfSQL, inIDsMarker, "?"),
-		}, r.s.inIDs(ids), r.s.inIDs(ids), r.s.inIDs(ids))
+			"SELECT * FROM inventory_lock_snapshots(?::bigint[])",
+			"SELECT * FROM inventory_stock_of(?::bigint[])",
+		}, pgdialect.Array(ids), pgdialect.Array(ids))
 		if err != nil {
 			return nil, stockOf, err
 		}
@@ -240,30 +241,20 @@ func (r events) Record(ctx context.Context, snapshots []ports.StockSnapshot, evs
 // recordSeparator separates the events' data on their way to PostgreSQL.
 const recordSeparator = 0x1e
 
-// recordPostgres adds no round trip: its statements wait in execSoon and go
-// with the COMMIT (DB.attemptPostgres), so that the span holding the feed
-// lock is one round trip. There are three (a simple-protocol query may hold
-// several): the snapshots first, before the feed lock, so
-// that their update is not part of the span that runs one at a time; the
-// positions, which takes the feed lock; and the events and their
-// deliveries, which reads the positions the second took. In READ COMMITTED
-// each statement reads its own snapshot, taken when it starts, so the third
-// starts after the lock was granted and sees every webhook change committed
-// before.
+// recordPostgres adds no round trip: its statement waits in execSoon and
+// goes with the COMMIT (DB.attemptPostgres), so that the span holding the
+// feed lock is one round trip. The statement is a call of
+// inventory_record_events (its migration says what it runs, in which
+// order, and why the webhooks it reads are current). The events travel as
+// two texts, split in SQL: the types joined by commas, the data (JSON each)
+// by the ASCII record separator, which JSON text never holds unescaped.
+// That costs the database less than an array of quoted texts or a JSON
+// array it would parse.
 func (r events) recordPostgres(ctx context.Context, snapshots []ports.StockSnapshot, evs []ports.NewEvent, at time.Time) error {
 	ids, figures, below := make([]int64, len(snapshots)), make([]string, len(snapshots)), make([]bool, len(snapshots))
 	for i, s := range snapshots {
 		ids[i], figures[i], below[i] = s.ArticleDetailID, s.Figures, s.Below
 	}
-	const saveSnapshots = `UPDATE stock_snapshots AS s SET figures = v.figures, below = v.below
-FROM unnest(?::bigint[], ?::text[], ?::boolean[]) AS v(id, figures, below) WHERE s.article_detail_id = v.id`
-	if len(evs) == 0 {
-		return r.s.execSoon(ctx, saveSnapshots, pgdialect.Array(ids), pgdialect.Array(figures), pgdialect.Array(below))
-	}
-	// The events travel as two texts, split in SQL: the types joined by
-	// commas, the data (JSON each) by the ASCII record separator, which
-	// JSON text never holds unescaped. That costs the database less than
-	// an array of quoted texts or a JSON array it would parse.
 	size := 0
 	for _, e := range evs {
 		size += len(e.Data) + 1
@@ -279,20 +270,8 @@ FROM unnest(?::bigint[], ?::text[], ?::boolean[]) AS v(id, figures, below) WHERE
 		}
 		types, data = append(types, e.Type...), append(data, e.Data...)
 	}
-	return r.s.execSoon(ctx, saveSnapshots+`;
-UPDATE event_feed SET value = value + ? WHERE name = 'last';
-WITH e AS (
-    INSERT INTO events (id, type, created_at, data)
-    SELECT f.value - ? + v.ord, v.type, ?, v.data
-    FROM event_feed AS f,
-        ROWS FROM (string_to_table(?, ','), string_to_table(?, chr(30))) WITH ORDINALITY AS v(type, data, ord)
-    WHERE f.name = 'last'
-    RETURNING id, type)
-INSERT INTO webhook_deliveries (webhook_id, event_id, type, status, next_attempt_at, created_at)
-SELECT w.id, e.id, e.type, 'pending', clock_timestamp(), clock_timestamp()
-FROM e JOIN webhooks AS w ON w.enabled AND ',' || w.events || ',' LIKE '%,' || e.type || ',%'
-ORDER BY w.id, e.id`, pgdialect.Array(ids), pgdialect.Array(figures), pgdialect.Array(below), len(evs),
-		len(evs), at.UTC(), string(types), string(data))
+	return r.s.execSoon(ctx, "SELECT inventory_record_events(?::bigint[], ?::text[], ?::boolean[], ?, ?::timestamptz, ?, ?)",
+		pgdialect.Array(ids), pgdialect.Array(figures), pgdialect.Array(below), len(evs), at.UTC(), longText(types), longText(data))
 }
 
 // appendAtInsert is the broken design the feed test must catch: positions

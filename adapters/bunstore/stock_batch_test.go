@@ -2,8 +2,12 @@ package bunstore
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/schema"
 )
 
 func TestUnpackMappingsReadsWhatPostgreSQLPacks(t *testing.T) {
@@ -129,5 +133,24 @@ func TestPgColumnsInsertRowsAlikeAsManyRows(t *testing.T) {
 	}
 	if got, want := insert([]row{{1, 2}, {1, 3}}), "INSERT INTO t (a, b) SELECT ?::bigint, u.b FROM unnest(?::bigint[]) AS u(b)"; got != want {
 		t.Errorf("rows that differ:\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestLongTextIsTheLiteralBunSpells: the fast literal must be the one bun
+// spells, for texts with quotes, other scripts, bad UTF-8 and NUL alike.
+func TestLongTextIsTheLiteralBunSpells(t *testing.T) {
+	gen := schema.NewQueryGen(pgdialect.New())
+	for _, s := range []string{
+		"", "plain", "'", "''", "it's", "'start", "end'", `back \ slash and "quotes"`,
+		"Größe ½ – 日本 😀", "bad \xff utf-8 ' quote", "nul \x00 ' quote", "\x1e'\x1e",
+		strings.Repeat(`{"name":"O'Brien"}`+"\x1e", 2000),
+	} {
+		got, err := longText(s).AppendQuery(gen, []byte("x="))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := gen.Dialect().AppendString([]byte("x="), s); string(got) != string(want) {
+			t.Errorf("%.40q: got %.60s, want %.60s", s, got, want)
+		}
 	}
 }
