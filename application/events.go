@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
+	"strconv"
 
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
@@ -199,14 +199,23 @@ func (t *tracker) stockEvents(ctx context.Context, cause Cause) ([]ports.NewEven
 // warehouses in id order, those holding nothing left out (a default mapping
 // of 0 pieces changes no figure).
 func encodeFigures(f ArticleStock) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d,%d,%d,%d|", f.PhysicalStock, f.PhysicalStockForSale, f.ReservedStock, f.AvailableStock)
+	b := make([]byte, 0, 64)
+	for i, n := range []int{f.PhysicalStock, f.PhysicalStockForSale, f.ReservedStock, f.AvailableStock} {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(n), 10)
+	}
+	b = append(b, '|')
 	ws := slices.Clone(f.Warehouses)
 	slices.SortFunc(ws, func(a, b stock.WarehouseStock) int { return cmp.Compare(a.WarehouseID, b.WarehouseID) })
 	for _, w := range ws {
 		if w.Stock != 0 || w.ReservedStock != 0 {
-			fmt.Fprintf(&b, "%d:%d:%d;", w.WarehouseID, w.Stock, w.ReservedStock)
+			b = strconv.AppendInt(b, w.WarehouseID, 10)
+			b = strconv.AppendInt(append(b, ':'), int64(w.Stock), 10)
+			b = strconv.AppendInt(append(b, ':'), int64(w.ReservedStock), 10)
+			b = append(b, ';')
 		}
 	}
-	return b.String()
+	return string(b)
 }
