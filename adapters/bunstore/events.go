@@ -55,41 +55,41 @@ FROM stock_snapshots AS ss JOIN article_details AS a ON a.id = ss.article_detail
 WHERE ss.article_detail_id ` + inIDsMarker + ` ORDER BY ss.article_detail_id`
 
 // lockedSnapshots reads the snapshots, locked, and then what the figures
-// are made of. On PostgreSQL both statements go in one round trip, with
-// whatever execSoon holds before them (the batch's writes): the lock, FOR
-// UPDATE of the snapshots (the products are locked by their writers
-// already), is its own statement, so the figures' statement starts after
-// it was granted and reads what the previous holder committed. SQLite's
-// immediate transaction holds the whole database already.
+// are made of. On PostgreSQL that is one call of inventory_lock_snapshots,
+// in one round trip with whatever execSoon holds before it (the batch's
+// writes): the lock, FOR UPDATE of the snapshots (the products are locked
+// by their writers already), is a statement of its own in the function, so
+// the figures' statement starts after it was granted and reads what the
+// previous holder committed. SQLite's immediate transaction holds the
+// whole database already.
 func (r events) lockedSnapshots(ctx context.Context, ids []int64) ([]lockedSnapshotRow, stockOf, error) {
 	stockOf := newStockOf(len(ids))
 	if r.s.db.postgres && r.s.conn != nil {
-		results, err := r.s.queryAfterPending(ctx, []string{
-			"SELECT * FROM inventory_lock_snapshots(?::bigint[])",
-			"SELECT * FROM inventory_stock_of(?::bigint[])",
-		}, pgdialect.Array(ids), pgdialect.Array(ids))
+		results, err := r.s.queryAfterPending(ctx, []string{"SELECT * FROM inventory_lock_snapshots(?::bigint[])"}, pgdialect.Array(ids))
 		if err != nil {
 			return nil, stockOf, err
 		}
 		out := make([]lockedSnapshotRow, 0, len(ids))
 		for _, row := range results[0].Rows {
-			if len(row) != 6 {
+			if len(row) != 9 {
 				return nil, stockOf, fmt.Errorf("snapshots: a row of %d columns", len(row))
 			}
-			id, err1 := strconv.ParseInt(string(row[0]), 10, 64)
-			reorderPoint, err2 := strconv.Atoi(string(row[5]))
+			if string(row[0]) != "s" {
+				// kind, product, warehouse, code, stockAvailableForSale, stock, reserved
+				if err := stockOf.addText([][]byte{row[0], row[1], row[2], row[3], row[6], row[7], row[8]}); err != nil {
+					return nil, stockOf, err
+				}
+				continue
+			}
+			id, err1 := strconv.ParseInt(string(row[1]), 10, 64)
+			reorderPoint, err2 := strconv.Atoi(string(row[7]))
 			if err := errors.Join(err1, err2); err != nil {
 				return nil, stockOf, fmt.Errorf("snapshots: %w", err)
 			}
 			out = append(out, lockedSnapshotRow{
-				ArticleDetailID: id, Figures: string(row[1]), Below: string(row[2]) == "t",
-				Number: string(row[3]), Name: string(row[4]), ReorderPoint: reorderPoint,
+				ArticleDetailID: id, Figures: string(row[3]), Below: string(row[6]) == "t",
+				Number: string(row[4]), Name: string(row[5]), ReorderPoint: reorderPoint,
 			})
-		}
-		for _, row := range results[1].Rows {
-			if err := stockOf.addText(row); err != nil {
-				return nil, stockOf, err
-			}
 		}
 		return out, stockOf, nil
 	}

@@ -5,20 +5,6 @@
 -- statement in a VOLATILE function reads a snapshot taken when it starts, as
 -- separate statements of READ COMMITTED do (adapters/bunstore/events.go).
 
--- The snapshots of the given products with the products' columns that the
--- figures need, locked (FOR UPDATE OF the snapshots), in id order.
-CREATE FUNCTION inventory_lock_snapshots(p_ids BIGINT[])
-RETURNS TABLE (article_detail_id BIGINT, figures TEXT, below BOOLEAN, number TEXT, name TEXT, reorder_point INTEGER)
-LANGUAGE plpgsql AS $$
-BEGIN
-    RETURN QUERY
-    SELECT ss.article_detail_id, ss.figures, ss.below, a.number, a.name, a.reorder_point
-    FROM stock_snapshots AS ss JOIN article_details AS a ON a.id = ss.article_detail_id
-    WHERE ss.article_detail_id = ANY (p_ids)
-    ORDER BY ss.article_detail_id
-    FOR UPDATE OF ss;
-END $$;
---bun:split
 
 -- What the products' figures are made of: kind 'w' rows are the stock per
 -- warehouse (stock_totals, where the product has mappings), kind 'o' rows
@@ -38,6 +24,31 @@ BEGIN
     WHERE od.article_detail_id = ANY (p_ids) AND od.outstanding > 0
     GROUP BY od.article_detail_id
     ORDER BY 2, 3;
+END $$;
+--bun:split
+
+-- The snapshots of the given products, locked (FOR UPDATE OF the
+-- snapshots) in id order, with the products' columns that the figures need:
+-- kind 's' rows (figures, number, name, below, reorder point); then, read
+-- by a statement of its own that starts after the lock was granted, what the
+-- figures are made of (inventory_stock_of): kind 'w' and 'o' rows (code,
+-- stockAvailableForSale, stock or outstanding, reserved). One call, one
+-- result.
+CREATE FUNCTION inventory_lock_snapshots(p_ids BIGINT[])
+RETURNS TABLE (kind TEXT, article_detail_id BIGINT, warehouse_id BIGINT, text1 TEXT, text2 TEXT, text3 TEXT,
+               flag BOOLEAN, number1 BIGINT, number2 BIGINT)
+LANGUAGE plpgsql AS $$
+BEGIN
+    RETURN QUERY
+    SELECT 's'::TEXT, ss.article_detail_id, 0::BIGINT, ss.figures, a.number, a.name, ss.below, a.reorder_point::BIGINT, 0::BIGINT
+    FROM stock_snapshots AS ss JOIN article_details AS a ON a.id = ss.article_detail_id
+    WHERE ss.article_detail_id = ANY (p_ids)
+    ORDER BY ss.article_detail_id
+    FOR UPDATE OF ss;
+    RETURN QUERY
+    SELECT o.kind, o.article_detail_id, o.warehouse_id, o.warehouse_code, ''::TEXT, ''::TEXT,
+        o.stock_available_for_sale, o.stock, o.reserved_stock
+    FROM inventory_stock_of(p_ids) AS o;
 END $$;
 --bun:split
 
@@ -61,6 +72,16 @@ BEGIN
         RETURN;
     END IF;
     UPDATE event_feed SET value = value + p_n WHERE name = 'last';
+    IF NOT EXISTS (SELECT FROM webhooks WHERE enabled) THEN
+        -- No webhook can be enabled before this commits: that takes the
+        -- feed lock too.
+        INSERT INTO events (id, type, created_at, data)
+        SELECT f.value - p_n + v.ord, v.type, p_at, v.data
+        FROM event_feed AS f,
+            ROWS FROM (string_to_table(p_types, ','), string_to_table(p_data, chr(30))) WITH ORDINALITY AS v(type, data, ord)
+        WHERE f.name = 'last';
+        RETURN;
+    END IF;
     WITH e AS (
         INSERT INTO events (id, type, created_at, data)
         SELECT f.value - p_n + v.ord, v.type, p_at, v.data
