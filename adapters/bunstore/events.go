@@ -26,14 +26,39 @@ type snapshotRow struct {
 	Below           bool   `bun:"below"`
 }
 
+// eventRow holds N events from feed position ID on (PostgreSQL records a
+// transaction's events as one row, SQLite one per row): their types joined
+// by commas, their data by the record separator.
 type eventRow struct {
 	bun.BaseModel `bun:"table:events,alias:e"`
 
 	ID        int64     `bun:"id,pk"`
+	N         int       `bun:"n"`
 	Type      string    `bun:"type"`
 	CreatedAt time.Time `bun:"created_at"`
 	Data      string    `bun:"data"`
 }
+
+// events splits the row into its events.
+func (row eventRow) events() ([]ports.Event, error) {
+	if row.N <= 1 {
+		return []ports.Event{{ID: row.ID, Type: row.Type, CreatedAt: row.CreatedAt.UTC(), Data: []byte(row.Data)}}, nil
+	}
+	types, data := strings.Split(row.Type, ","), strings.Split(row.Data, string(rune(recordSeparator)))
+	if len(types) != row.N || len(data) != row.N {
+		return nil, fmt.Errorf("events from %d: %d types and %d data for %d events", row.ID, len(types), len(data), row.N)
+	}
+	out := make([]ports.Event, row.N)
+	for i := range out {
+		out[i] = ports.Event{ID: row.ID + int64(i), Type: types[i], CreatedAt: row.CreatedAt.UTC(), Data: []byte(data[i])}
+	}
+	return out, nil
+}
+
+// eventRowsFrom is the condition on the rows that hold the events after
+// position after: from the row holding position after+1 on (the last row
+// that starts at or before it, found in the primary key).
+const eventRowsFrom = "id >= COALESCE((SELECT MAX(id) FROM events WHERE id <= ?), 0)"
 
 type events struct{ s *store }
 
@@ -221,7 +246,7 @@ func (r events) Record(ctx context.Context, snapshots []ports.StockSnapshot, evs
 	}
 	rows := make([]eventRow, len(evs))
 	for i, e := range evs {
-		rows[i] = eventRow{ID: first + int64(i), Type: e.Type, CreatedAt: at.UTC(), Data: string(e.Data)}
+		rows[i] = eventRow{ID: first + int64(i), N: 1, Type: e.Type, CreatedAt: at.UTC(), Data: string(e.Data)}
 	}
 	// SQLite: the values bound as parameters of one prepared statement
 	// (the type and time bound once), not formatted into its text.
@@ -279,7 +304,7 @@ func (r events) recordPostgres(ctx context.Context, snapshots []ports.StockSnaps
 func (r events) appendAtInsert(ctx context.Context, evs []ports.NewEvent, at time.Time) error {
 	rows := make([]eventRow, len(evs))
 	for i, e := range evs {
-		rows[i] = eventRow{Type: e.Type, CreatedAt: at.UTC(), Data: string(e.Data)}
+		rows[i] = eventRow{N: 1, Type: e.Type, CreatedAt: at.UTC(), Data: string(e.Data)}
 	}
 	if _, err := r.s.idb.NewInsert().Model(&rows).Value("id", "nextval('events_insert_positions')").Returning("id").Exec(ctx); err != nil {
 		return err
@@ -321,18 +346,33 @@ func (r events) fanOut(ctx context.Context, rows []eventRow) error {
 	return err
 }
 
+// Feed reads rows until it has limit events after the position (of the
+// types asked for): every row holds one event at least, so limit rows
+// suffice without a filter.
 func (r events) Feed(ctx context.Context, after int64, limit int, types []string) ([]ports.Event, error) {
-	var rows []eventRow
-	q := r.s.idb.NewSelect().Model(&rows).Where("id > ?", after).OrderExpr("id").Limit(int64(limit))
-	if len(types) > 0 {
-		q = q.Where("type IN (?)", bun.List(types))
-	}
-	if err := q.Scan(ctx); err != nil {
-		return nil, err
-	}
-	out := make([]ports.Event, len(rows))
-	for i, row := range rows {
-		out[i] = ports.Event{ID: row.ID, Type: row.Type, CreatedAt: row.CreatedAt.UTC(), Data: []byte(row.Data)}
+	var out []ports.Event
+	from := after
+	for len(out) < limit {
+		var rows []eventRow
+		if err := r.s.idb.NewSelect().Model(&rows).Where(eventRowsFrom, from+1).Where("id + n - 1 > ?", from).
+			OrderExpr("id").Limit(int64(limit)).Scan(ctx); err != nil {
+			return nil, err
+		}
+		for _, row := range rows {
+			evs, err := row.events()
+			if err != nil {
+				return nil, err
+			}
+			for _, e := range evs {
+				if e.ID > after && len(out) < limit && (len(types) == 0 || slices.Contains(types, e.Type)) {
+					out = append(out, e)
+				}
+			}
+			from = row.ID + int64(row.N) - 1
+		}
+		if len(rows) < limit {
+			break
+		}
 	}
 	return out, nil
 }
@@ -343,23 +383,27 @@ func (r events) PurgedThrough(ctx context.Context) (int64, error) {
 	return n, err
 }
 
-// Purge removes every event up to the last one recorded before the cutoff,
-// with its deliveries, and remembers the position purged through.
+// Purge removes every event up to the last one recorded before the cutoff
+// (whole rows: the last position of a row recorded before it), with its
+// deliveries, and remembers the position purged through.
 func (r events) Purge(ctx context.Context, olderThan time.Duration) (int, error) {
 	now, err := r.s.dbNow(ctx)
 	if err != nil {
 		return 0, err
 	}
 	var through sql.NullInt64
-	err = r.s.idb.NewSelect().TableExpr("events").ColumnExpr("MAX(id)").Where("created_at < ?", now.Add(-olderThan)).Scan(ctx, &through)
+	err = r.s.idb.NewSelect().TableExpr("events").ColumnExpr("MAX(id + n - 1)").Where("created_at < ?", now.Add(-olderThan)).Scan(ctx, &through)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return 0, err
 	}
 	if !through.Valid {
 		return 0, nil
 	}
-	res, err := r.s.idb.NewDelete().TableExpr("events").Where("id <= ?", through.Int64).Exec(ctx)
-	if err != nil {
+	var n int
+	if err := r.s.idb.NewSelect().TableExpr("events").ColumnExpr("COALESCE(SUM(n), 0)").Where("id <= ?", through.Int64).Scan(ctx, &n); err != nil {
+		return 0, err
+	}
+	if _, err := r.s.idb.NewDelete().TableExpr("events").Where("id <= ?", through.Int64).Exec(ctx); err != nil {
 		return 0, err
 	}
 	if _, err := r.s.idb.NewDelete().TableExpr("webhook_deliveries").Where("event_id <= ?", through.Int64).Exec(ctx); err != nil {
@@ -368,6 +412,5 @@ func (r events) Purge(ctx context.Context, olderThan time.Duration) (int, error)
 	if _, err := r.s.idb.ExecContext(ctx, "UPDATE event_feed SET value = ? WHERE name = 'purged' AND value < ?", through.Int64, through.Int64); err != nil {
 		return 0, err
 	}
-	n, err := res.RowsAffected()
-	return int(n), err
+	return n, nil
 }

@@ -3,6 +3,8 @@ package bunstore
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -316,5 +318,69 @@ func TestEventsSplitInSQLComeBackAsWritten(t *testing.T) {
 	})
 	if err == nil || !strings.Contains(err.Error(), "record separator") {
 		t.Fatalf("Record of data with a raw separator = %v, want it refused", err)
+	}
+}
+
+// TestFeedReadsEventsOutOfRowsOfSeveral: on PostgreSQL a transaction's
+// events are one row; the feed reads them one position at a time, from any
+// position, in pages of any size, of the types asked for, as SQLite's rows
+// of one do.
+func TestFeedReadsEventsOutOfRowsOfSeveral(t *testing.T) {
+	for _, database := range []string{"postgres", "sqlite"} {
+		t.Run(database, func(t *testing.T) {
+			url := testdb.SQLite(t)
+			if database == "postgres" {
+				url = testdb.Postgres(t)
+			}
+			db, err := Open(url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			ctx := context.Background()
+			if err := db.Migrate(ctx); err != nil {
+				t.Fatal(err)
+			}
+			transactions := [][]ports.NewEvent{
+				{{Type: ports.EventStockChanged, Data: []byte(`{"a":1}`)}, {Type: ports.EventStockLow, Data: []byte(`{"a":2}`)}, {Type: ports.EventStockChanged, Data: []byte(`{"b":3}`)}},
+				{{Type: ports.EventOrderStatusChanged, Data: []byte(`{"o":4}`)}},
+				{{Type: ports.EventStockChanged, Data: []byte(`{"c":5}`)}, {Type: ports.EventStockChanged, Data: []byte(`{"d":6}`)}},
+			}
+			var all []ports.NewEvent
+			for _, evs := range transactions {
+				all = append(all, evs...)
+				if err := db.Write(ctx, func(ctx context.Context, s ports.Store) error {
+					return s.Events().Record(ctx, nil, evs, time.Now())
+				}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, types := range [][]string{nil, {ports.EventStockChanged}, {ports.EventStockLow, ports.EventOrderStatusChanged}} {
+				for after := 0; after <= len(all); after++ {
+					for limit := 1; limit <= len(all)+1; limit++ {
+						var want []string
+						for i := after; i < len(all) && len(want) < limit; i++ {
+							if len(types) == 0 || slices.Contains(types, all[i].Type) {
+								want = append(want, fmt.Sprintf("%d %s %s", i+1, all[i].Type, all[i].Data))
+							}
+						}
+						var got []ports.Event
+						if err := db.Read(ctx, func(ctx context.Context, s ports.Store) error {
+							got, err = s.Events().Feed(ctx, int64(after), limit, types)
+							return err
+						}); err != nil {
+							t.Fatal(err)
+						}
+						var spelt []string
+						for _, e := range got {
+							spelt = append(spelt, fmt.Sprintf("%d %s %s", e.ID, e.Type, e.Data))
+						}
+						if !slices.Equal(spelt, want) {
+							t.Fatalf("types %v after %d limit %d: got %q, want %q", types, after, limit, spelt, want)
+						}
+					}
+				}
+			}
+		})
 	}
 }

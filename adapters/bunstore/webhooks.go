@@ -2,6 +2,7 @@ package bunstore
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -189,13 +190,17 @@ func (r webhooks) Claim(ctx context.Context, lease time.Duration, limit int) ([]
 		URL       string    `bun:"url"`
 		Secret    string    `bun:"secret"`
 		EventID   int64     `bun:"event_id"`
+		RowID     int64     `bun:"row_id"`
+		N         int       `bun:"n"`
 		Type      string    `bun:"type"`
 		CreatedAt time.Time `bun:"created_at"`
 		Data      string    `bun:"data"`
 	}
+	// The event is in the last row of events that starts at or before it.
 	err = r.s.idb.NewSelect().TableExpr("webhook_deliveries AS d").
-		Join("JOIN webhooks AS w ON w.id = d.webhook_id").Join("JOIN events AS e ON e.id = d.event_id").
-		ColumnExpr("d.id, d.webhook_id, w.url, w.secret, d.event_id, e.type, e.created_at, e.data").
+		Join("JOIN webhooks AS w ON w.id = d.webhook_id").
+		Join("JOIN events AS e ON e.id = (SELECT MAX(id) FROM events WHERE id <= d.event_id)").
+		ColumnExpr("d.id, d.webhook_id, w.url, w.secret, d.event_id, e.id AS row_id, e.n, e.type, e.created_at, e.data").
 		Where("d.id IN (?)", bun.List(ids)).Scan(ctx, &rows)
 	if err != nil {
 		return nil, err
@@ -207,9 +212,16 @@ func (r webhooks) Claim(ctx context.Context, lease time.Duration, limit int) ([]
 	out := make([]ports.Leased[ports.WebhookAttempt], 0, len(rows))
 	for _, row := range rows {
 		l := leased[byID[row.ID]]
+		evs, err := eventRow{ID: row.RowID, N: row.N, Type: row.Type, CreatedAt: row.CreatedAt, Data: row.Data}.events()
+		if err != nil {
+			return nil, err
+		}
+		i := row.EventID - row.RowID
+		if i < 0 || i >= int64(len(evs)) {
+			return nil, fmt.Errorf("delivery %d: event %d is not in the row from %d", row.ID, row.EventID, row.RowID)
+		}
 		out = append(out, ports.Leased[ports.WebhookAttempt]{ID: l.ID, Attempt: l.Attempt, SinceFirst: l.SinceFirst,
-			Job: ports.WebhookAttempt{WebhookID: row.WebhookID, URL: row.URL, Secret: row.Secret,
-				Event: ports.Event{ID: row.EventID, Type: row.Type, CreatedAt: row.CreatedAt.UTC(), Data: []byte(row.Data)}}})
+			Job: ports.WebhookAttempt{WebhookID: row.WebhookID, URL: row.URL, Secret: row.Secret, Event: evs[i]}})
 	}
 	return out, nil
 }

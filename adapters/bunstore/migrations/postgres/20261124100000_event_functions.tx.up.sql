@@ -55,15 +55,16 @@ END $$;
 -- Records a transaction's snapshots and events, as its last statements:
 -- the snapshots first, outside the span that holds the feed lock; then
 -- p_n positions from the feed counter, whose row lock orders the recording
--- transactions by commit; then the events, p_types joined by commas and
--- p_data (their JSON) by the record separator, numbered from the positions
--- taken, with a delivery for every enabled webhook that wants them. That
--- statement starts after the feed lock was granted, so it sees every webhook
--- change committed before.
+-- transactions by commit; then the events as one row from the first of
+-- those positions (p_types joined by commas, p_data, their JSON, by the
+-- record separator), and a delivery for every enabled webhook that wants
+-- one of them.
 CREATE FUNCTION inventory_record_events(p_ids BIGINT[], p_figures TEXT[], p_below BOOLEAN[],
                                         p_n INTEGER, p_at TIMESTAMPTZ, p_types TEXT, p_data TEXT)
 RETURNS VOID
 LANGUAGE plpgsql AS $$
+DECLARE
+    v_last BIGINT;
 BEGIN
     UPDATE stock_snapshots AS s SET figures = v.figures, below = v.below
     FROM unnest(p_ids, p_figures, p_below) AS v(id, figures, below)
@@ -71,26 +72,13 @@ BEGIN
     IF p_n = 0 THEN
         RETURN;
     END IF;
-    UPDATE event_feed SET value = value + p_n WHERE name = 'last';
-    IF NOT EXISTS (SELECT FROM webhooks WHERE enabled) THEN
-        -- No webhook can be enabled before this commits: that takes the
-        -- feed lock too.
-        INSERT INTO events (id, type, created_at, data)
-        SELECT f.value - p_n + v.ord, v.type, p_at, v.data
-        FROM event_feed AS f,
-            ROWS FROM (string_to_table(p_types, ','), string_to_table(p_data, chr(30))) WITH ORDINALITY AS v(type, data, ord)
-        WHERE f.name = 'last';
-        RETURN;
-    END IF;
-    WITH e AS (
-        INSERT INTO events (id, type, created_at, data)
-        SELECT f.value - p_n + v.ord, v.type, p_at, v.data
-        FROM event_feed AS f,
-            ROWS FROM (string_to_table(p_types, ','), string_to_table(p_data, chr(30))) WITH ORDINALITY AS v(type, data, ord)
-        WHERE f.name = 'last'
-        RETURNING id, type)
+    UPDATE event_feed SET value = value + p_n WHERE name = 'last' RETURNING value INTO v_last;
+    INSERT INTO events (id, n, type, created_at, data) VALUES (v_last - p_n + 1, p_n, p_types, p_at, p_data);
+    -- This statement starts after the feed lock was granted: it sees every
+    -- webhook change committed before.
     INSERT INTO webhook_deliveries (webhook_id, event_id, type, status, next_attempt_at, created_at)
-    SELECT w.id, e.id, e.type, 'pending', clock_timestamp(), clock_timestamp()
-    FROM e JOIN webhooks AS w ON w.enabled AND ',' || w.events || ',' LIKE '%,' || e.type || ',%'
-    ORDER BY w.id, e.id;
+    SELECT w.id, v_last - p_n + e.ord, e.type, 'pending', clock_timestamp(), clock_timestamp()
+    FROM string_to_table(p_types, ',') WITH ORDINALITY AS e(type, ord)
+    JOIN webhooks AS w ON w.enabled AND ',' || w.events || ',' LIKE '%,' || e.type || ',%'
+    ORDER BY w.id, e.ord;
 END $$;
