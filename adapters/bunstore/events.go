@@ -263,18 +263,17 @@ func (r events) Record(ctx context.Context, snapshots []ports.StockSnapshot, evs
 	return r.fanOut(ctx, rows)
 }
 
-// recordSeparator separates the events' data on their way to PostgreSQL.
+// recordSeparator separates the events' data in a row of several.
 const recordSeparator = 0x1e
 
 // recordPostgres adds no round trip: its statement waits in execSoon and
 // goes with the COMMIT (DB.attemptPostgres), so that the span holding the
 // feed lock is one round trip. The statement is a call of
 // inventory_record_events (its migration says what it runs, in which
-// order, and why the webhooks it reads are current). The events travel as
-// two texts, split in SQL: the types joined by commas, the data (JSON each)
-// by the ASCII record separator, which JSON text never holds unescaped.
-// That costs the database less than an array of quoted texts or a JSON
-// array it would parse.
+// order, and why the webhooks it reads are current). The events travel,
+// and are stored as one row (eventRow), as two texts: the types joined by
+// commas, the data (JSON each) by the ASCII record separator, which JSON
+// text never holds unescaped.
 func (r events) recordPostgres(ctx context.Context, snapshots []ports.StockSnapshot, evs []ports.NewEvent, at time.Time) error {
 	ids, figures, below := make([]int64, len(snapshots)), make([]string, len(snapshots)), make([]bool, len(snapshots))
 	for i, s := range snapshots {

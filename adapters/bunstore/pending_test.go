@@ -274,11 +274,11 @@ func TestWriteLeavesNoTransactionOpenOnItsConnection(t *testing.T) {
 	}
 }
 
-// The events travel to PostgreSQL as one text split at the record
-// separator: whatever JSON an event holds (quotes, commas, question marks,
+// The events travel to PostgreSQL, and are stored there, as one text
+// joined at the record separator: whatever JSON an event holds (quotes, commas, question marks,
 // backslashes, other scripts) comes back from the feed byte for byte and
 // in order, and data holding a raw separator is refused, not split.
-func TestEventsSplitInSQLComeBackAsWritten(t *testing.T) {
+func TestEventsJoinedAtTheSeparatorComeBackAsWritten(t *testing.T) {
 	db, err := Open(testdb.Postgres(t))
 	if err != nil {
 		t.Fatal(err)
