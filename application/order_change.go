@@ -3,6 +3,8 @@ package application
 import (
 	"context"
 
+	"github.com/shopstock/inventory/domain/event"
+
 	"github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
@@ -13,7 +15,7 @@ import (
 // position releases its reservations in the same transaction.
 func (a *App) ChangeOrder(ctx context.Context, ref OrderRef, changes order.Changes, user string) (*order.Order, error) {
 	var out *order.Order
-	ctx = WithCause(ctx, Cause{Type: CauseOrdersUpdate})
+	ctx = WithCause(ctx, event.Cause{Type: event.CauseOrdersUpdate})
 	err := a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		o, err := ref.load(ctx, s.Orders())
 		if err != nil {

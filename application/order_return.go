@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/shopstock/inventory/domain/event"
+
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/domain/stock"
@@ -27,7 +29,7 @@ type RenderCreated func(id int64) ([]byte, error)
 // the batches apply: the same request again replays the response, another
 // request with the key is a conflict.
 func (a *App) ReturnOrder(ctx context.Context, meta BatchMeta, ref OrderRef, req ReturnRequest, render RenderCreated) (BatchOutcome, error) {
-	ctx = WithCause(ctx, Cause{Type: CauseReturns, IdempotencyKey: meta.Key})
+	ctx = WithCause(ctx, event.Cause{Type: event.CauseReturns, IdempotencyKey: meta.Key})
 	return a.idempotent(ctx, meta, func(ctx context.Context, s ports.Store, now time.Time) ([]byte, error) {
 		o, err := ref.load(ctx, s.Orders())
 		if err != nil {

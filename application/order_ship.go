@@ -3,6 +3,8 @@ package application
 import (
 	"context"
 
+	"github.com/shopstock/inventory/domain/event"
+
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/domain/stock"
@@ -14,7 +16,7 @@ import (
 // in the same transaction unless suppressMail is set or the order has no
 // address. An order that is already fully shipped is left alone.
 func (a *App) ShipOrder(ctx context.Context, ref OrderRef, from *stock.WarehouseSpec, suppressMail bool, user string) error {
-	ctx = WithCause(ctx, Cause{Type: CauseOrdersShip})
+	ctx = WithCause(ctx, event.Cause{Type: event.CauseOrdersShip})
 	return a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		// The order row lock comes first (before the stock load locks
 		// products): it serialises concurrent shipments of one order, so the

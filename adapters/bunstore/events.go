@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shopstock/inventory/domain/event"
+
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 
@@ -283,7 +285,7 @@ func (r events) recordPostgres(ctx context.Context, snapshots []ports.StockSnaps
 	for _, e := range evs {
 		size += len(e.Data) + 1
 	}
-	types := make([]byte, 0, len(evs)*len(ports.EventStockChanged))
+	types := make([]byte, 0, len(evs)*len(event.StockChanged))
 	data := make([]byte, 0, size)
 	for i, e := range evs {
 		if bytes.IndexByte(e.Data, recordSeparator) >= 0 {
@@ -311,15 +313,13 @@ func (r events) appendAtInsert(ctx context.Context, evs []ports.NewEvent, at tim
 	return r.fanOut(ctx, rows)
 }
 
-// fanOut queues the deliveries of the new events. It reads the webhooks
-// while holding the feed lock, which webhook changes take too: a webhook
-// gets exactly the events that commit after its creation while it is enabled.
+// fanOut queues the deliveries of the new events to the webhooks that are
+// to be sent their types (webhook_subscriptions). It reads them while
+// holding the feed lock, which webhook changes take too: a webhook gets
+// exactly the events that commit after its creation while it is enabled.
 func (r events) fanOut(ctx context.Context, rows []eventRow) error {
-	var hooks []struct {
-		ID     int64  `bun:"id"`
-		Events string `bun:"events"`
-	}
-	if err := r.s.idb.NewSelect().TableExpr("webhooks").Column("id", "events").Where("enabled").Scan(ctx, &hooks); err != nil || len(hooks) == 0 {
+	var subs []subscriptionRow
+	if err := r.s.idb.NewSelect().Model(&subs).Order("webhook_id").Scan(ctx); err != nil || len(subs) == 0 {
 		return err
 	}
 	now, err := r.s.dbNow(ctx)
@@ -327,12 +327,11 @@ func (r events) fanOut(ctx context.Context, rows []eventRow) error {
 		return err
 	}
 	var deliveries []deliveryRow
-	for _, h := range hooks {
-		types := strings.Split(h.Events, ",")
+	for _, sub := range subs {
 		for _, e := range rows {
-			if slices.Contains(types, e.Type) {
+			if e.Type == sub.EventType {
 				deliveries = append(deliveries, deliveryRow{
-					WebhookID: h.ID, EventID: e.ID, Type: e.Type, Status: ports.DeliveryPending,
+					WebhookID: sub.WebhookID, EventID: e.ID, Type: e.Type, Status: ports.DeliveryPending,
 					NextAttemptAt: &now, CreatedAt: now,
 				})
 			}
