@@ -28,6 +28,7 @@ type tracker struct {
 	warehouses    map[int64]*warehouse.Warehouse
 	forSaleBefore map[int64]bool
 	batch         *event.Cause
+	noEvents      bool
 }
 
 func newTracker(s ports.Store) *tracker {

@@ -35,6 +35,8 @@ func WithCause(ctx context.Context, c event.Cause) context.Context {
 type eventingUoW struct {
 	ports.UnitOfWork
 	clock ports.Clock
+	// noEvents keeps the snapshots and records no events (WithoutEvents).
+	noEvents bool
 	// afterRecord, when set, runs after the events are recorded and before
 	// the transaction commits: tests use it to make commits slow.
 	afterRecord func(ctx context.Context)
@@ -43,6 +45,7 @@ type eventingUoW struct {
 func (u *eventingUoW) Write(ctx context.Context, fn func(ctx context.Context, s ports.Store) error) error {
 	return u.UnitOfWork.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		t := newTracker(s)
+		t.noEvents = u.noEvents
 		if err := fn(ctx, t); err != nil {
 			return err
 		}
@@ -101,6 +104,9 @@ func (t *tracker) record(ctx context.Context, clock ports.Clock) (bool, error) {
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(t.ordersSaved)) {
+		if t.noEvents {
+			break
+		}
 		o := t.ordersSaved[id]
 		before, ok := t.statusBefore[id]
 		if !ok || before == o.Status() {
@@ -135,6 +141,9 @@ func (t *tracker) stockEvents(ctx context.Context, cause event.Cause) ([]ports.N
 		before := event.Snapshot{Figures: stored.Figures, Below: stored.Below}
 		now := event.SnapshotOf(f.Figures, f.BelowReorderPoint())
 		stockChanged, low := event.Compare(before, now)
+		if t.noEvents {
+			stockChanged, low = false, false
+		}
 		if stockChanged {
 			events = append(events, newEvent(event.StockChanged, stockChangedData{
 				ArticleDetailData: ArticleDetailDataOf(f), Cause: causeData{Type: cause.Type, IdempotencyKey: nullIfZero(cause.IdempotencyKey), OrderID: nullIfZero(cause.OrderID)},

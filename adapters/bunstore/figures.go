@@ -104,12 +104,6 @@ func (r figures) StockOf(ctx context.Context, ids []int64) (map[int64][]stock.Wa
 	return out.stocks, out.outstanding, rows.Err()
 }
 
-// outstandingSQL is what a product's positions still have to ship, as a
-// correlated subquery over the product in a.id: the sum of what the domain
-// stored per position (order.Order.Outstanding).
-const outstandingSQL = `COALESCE((SELECT SUM(od.outstanding) FROM order_details AS od
-WHERE od.article_detail_id = a.id AND od.outstanding > 0), 0)`
-
 func (r figures) ArticlesInWarehouse(ctx context.Context, warehouseID int64) ([]int64, error) {
 	var ids []int64
 	err := r.s.idb.NewSelect().TableExpr("stock_mappings").ColumnExpr("DISTINCT article_detail_id").
