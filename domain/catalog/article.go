@@ -74,11 +74,11 @@ func (a *ArticleDetail) Rename(number, name string) error {
 }
 
 // ErrStillReferenced is why an article detail with stock or open positions stays.
-var ErrStillReferenced = errs.Invalidf("the article detail still has stock or unshipped order positions")
+var ErrStillReferenced = errs.Invalidf("the article detail still has stock or unshipped order positions").Breaks("article_detail_referenced")
 
 // ErrNamedByOrders: order positions, shipped ones too, keep naming their
 // product, so an article detail that orders name stays.
-var ErrNamedByOrders = errs.Invalidf("the article detail is named by order positions (shipped ones too) and cannot be deleted")
+var ErrNamedByOrders = errs.Invalidf("the article detail is named by order positions (shipped ones too) and cannot be deleted").Breaks("article_detail_named_by_orders")
 
 // CheckDeletable tells whether the product may go.
 func (a *ArticleDetail) CheckDeletable(hasStock, hasUnshippedPositions bool) error {

@@ -152,26 +152,26 @@ func (c FormatComponent) count() int {
 func (w *Warehouse) BinLocationCodes() ([]string, error) {
 	format := w.details.BinLocationFormat
 	if len(format) == 0 {
-		return nil, errs.Invalidf("warehouse %q has no binLocationFormatComponents to generate bin locations from", w.details.Code)
+		return nil, errs.Invalidf("warehouse %q has no binLocationFormatComponents to generate bin locations from", w.details.Code).On("binLocationFormatComponents")
 	}
 	// Every bound is checked before anything is allocated: a format stored
 	// before these rules, or built by hand, must not exhaust the memory.
 	if len(format) > MaxFormatComponents {
-		return nil, errs.Invalidf("the binLocationFormatComponents of warehouse %q have more than %d components", w.details.Code, MaxFormatComponents)
+		return nil, errs.Invalidf("the binLocationFormatComponents of warehouse %q have more than %d components", w.details.Code, MaxFormatComponents).On("binLocationFormatComponents")
 	}
 	for _, c := range format {
 		if err := c.validate(); err != nil {
-			return nil, errs.Invalidf("the binLocationFormatComponents of warehouse %q are invalid: %v", w.details.Code, err)
+			return nil, errs.Invalidf("the binLocationFormatComponents of warehouse %q are invalid: %v", w.details.Code, err).On("binLocationFormatComponents")
 		}
 	}
 	if n := longestCode(format); n > MaxCodeLength {
-		return nil, errs.Invalidf("the binLocationFormatComponents of warehouse %q spell codes longer than %d characters", w.details.Code, MaxCodeLength)
+		return nil, errs.Invalidf("the binLocationFormatComponents of warehouse %q spell codes longer than %d characters", w.details.Code, MaxCodeLength).On("binLocationFormatComponents")
 	}
 	total := 1
 	for _, c := range format {
 		total *= c.count()
 		if total > MaxGeneratedCodes {
-			return nil, errs.Invalidf("the binLocationFormatComponents of warehouse %q spell more than %d codes", w.details.Code, MaxGeneratedCodes)
+			return nil, errs.Invalidf("the binLocationFormatComponents of warehouse %q spell more than %d codes", w.details.Code, MaxGeneratedCodes).On("binLocationFormatComponents")
 		}
 	}
 	codes := []string{""}

@@ -136,10 +136,10 @@ func (w *Warehouse) Apply(p Patch) error {
 
 // ErrDefaultNotDeletable and its siblings are the reasons a warehouse stays.
 var (
-	ErrDefaultNotDeletable       = errs.Invalidf("the default warehouse cannot be deleted")
-	ErrDefaultReturnNotDeletable = errs.Invalidf("the default return shipment warehouse cannot be deleted")
-	ErrHasBinLocations           = errs.Invalidf("the warehouse still has bin locations")
-	ErrHasStock                  = errs.Invalidf("the warehouse still has stock")
+	ErrDefaultNotDeletable       = errs.Invalidf("the default warehouse cannot be deleted").Breaks("default_warehouse_not_deletable")
+	ErrDefaultReturnNotDeletable = errs.Invalidf("the default return shipment warehouse cannot be deleted").Breaks("default_return_warehouse_not_deletable")
+	ErrHasBinLocations           = errs.Invalidf("the warehouse still has bin locations").Breaks("warehouse_has_bin_locations")
+	ErrHasStock                  = errs.Invalidf("the warehouse still has stock").Breaks("warehouse_has_stock")
 )
 
 // CheckDeletable tells whether the warehouse may go, given what it holds.
