@@ -23,11 +23,15 @@ type BatchMeta struct {
 }
 
 // OperationResult is the outcome of one operation; OperationID is the
-// operation's `id` as raw JSON, nil when it had none.
+// operation's `id` as raw JSON, nil when it had none. A failed operation
+// names the property its error concerns and the rule it broke (see
+// errs.Error), for an interface that shows them its own way.
 type OperationResult struct {
 	OperationID []byte
 	Success     bool
 	Message     string
+	Property    string
+	Code        errs.Code
 }
 
 // BatchResult is the outcome of a whole batch.
@@ -123,14 +127,14 @@ func (a *App) idempotent(ctx context.Context, meta BatchMeta, run func(ctx conte
 }
 
 func failed(id []byte, err error) OperationResult {
-	msg := err.Error()
+	r := OperationResult{OperationID: id, Message: err.Error()}
 	if e, ok := errs.As(err); ok {
-		msg = e.Message
+		r.Message, r.Property, r.Code = e.Message, e.Property, e.Code
 		if len(e.Fields) == 1 && e.Message == "validation failed" {
-			msg = e.Fields[0].Property + ": " + e.Fields[0].Message
+			r.Message = e.Fields[0].Property + ": " + e.Fields[0].Message
 		}
 	}
-	return OperationResult{OperationID: id, Message: msg}
+	return r
 }
 
 func succeeded(id []byte) OperationResult {
