@@ -182,7 +182,7 @@ func (h *Handler) orderPage(w http.ResponseWriter, r *http.Request, u *applicati
 	}
 	for _, det := range o.Details() {
 		row := positionRow{Detail: det, Article: articles[det.ArticleDetailID()], Outstanding: o.Outstanding(det), Form: newForm(),
-			Returnable: det.Shipped() - det.Returned()}
+			Returnable: det.Returnable()}
 		d.ToShip += row.Outstanding
 		d.Returnable += row.Returnable
 		row.Form.Values["warehouse"] = whValue
