@@ -7,11 +7,9 @@ import (
 
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/idempotency"
+	"github.com/shopstock/inventory/domain/limit"
 	"github.com/shopstock/inventory/ports"
 )
-
-// MaxBatchOperations is the most operations one batch may carry.
-const MaxBatchOperations = 1000
 
 // BatchMeta identifies a batch: its idempotency key, the endpoint it was
 // sent to, a fingerprint of its body, and the API user who sent it.
@@ -63,11 +61,8 @@ func (a *App) runBatch(ctx context.Context, meta BatchMeta, count int, render Re
 	if _, err := idempotency.ParseKey(meta.Key); err != nil {
 		return BatchOutcome{}, err
 	}
-	if count == 0 {
-		return BatchOutcome{}, errs.Invalidf("the batch is empty: send 1 to %d operations", MaxBatchOperations)
-	}
-	if count > MaxBatchOperations {
-		return BatchOutcome{}, errs.Invalidf("the batch has %d operations; at most %d are allowed", count, MaxBatchOperations)
+	if err := limit.CheckBatchSize(count); err != nil {
+		return BatchOutcome{}, err
 	}
 	return a.idempotent(ctx, meta, func(ctx context.Context, s ports.Store, now time.Time) ([]byte, error) {
 		results, err := run(ctx, s, now)

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"sort"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/limit"
 	"github.com/shopstock/inventory/domain/stock"
 )
 
@@ -75,7 +77,7 @@ func (f *form) quantity(field string, positive bool) int {
 	}
 	q, err := stock.ParseQuantity(field, n)
 	if err != nil {
-		f.fail(field, "Must be a whole number from 0 to 1000000000.")
+		f.fail(field, fmt.Sprintf("Must be a whole number from 0 to %d.", stock.MaxQuantity))
 		return 0
 	}
 	if positive && q <= 0 {
@@ -89,7 +91,7 @@ func (f *form) quantity(field string, positive bool) int {
 // id reads a required positive id chosen in a select.
 func (f *form) id(field, what string) int64 {
 	n, err := strconv.ParseInt(f.Values[field], 10, 64)
-	if err != nil || n <= 0 || n > 2147483647 {
+	if err != nil || !limit.ValidID(n) {
 		f.fail(field, "Choose "+what+".")
 		return 0
 	}

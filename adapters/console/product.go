@@ -8,6 +8,7 @@ import (
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/catalog"
 	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/limit"
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/domain/warehouse"
 	"github.com/shopstock/inventory/ports"
@@ -213,7 +214,7 @@ func (h *Handler) productPage(w http.ResponseWriter, r *http.Request, u *applica
 
 // warehouses lists every warehouse, for the location selects.
 func (h *Handler) warehouses(r *http.Request) ([]*warehouse.Warehouse, error) {
-	p, err := h.app.Warehouses(r.Context(), ports.ListQuery{Limit: 1000, Sorts: []ports.Sort{{Property: "warehouse.code"}}})
+	p, err := h.app.Warehouses(r.Context(), ports.ListQuery{Limit: limit.DefaultListLimit, Sorts: []ports.Sort{{Property: "warehouse.code"}}})
 	return p.Items, err
 }
 

@@ -3,6 +3,7 @@
 package catalog
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/shopstock/inventory/domain/code"
@@ -43,7 +44,7 @@ func UnmarshalArticleDetailFromDatabase(id int64, number, name string, reorderPo
 // SetReorderPoint sets the reorder point, 0 (none) to MaxReorderPoint.
 func (a *ArticleDetail) SetReorderPoint(n int) error {
 	if n < 0 || n > MaxReorderPoint {
-		return errs.InvalidFields(errs.FieldError{Property: "reorderPoint", Message: "must be an integer from 0 to 1000000000"})
+		return errs.InvalidFields(errs.FieldError{Property: "reorderPoint", Message: "must be an integer from 0 to " + strconv.Itoa(MaxReorderPoint)})
 	}
 	a.reorderPoint = n
 	return nil
@@ -63,7 +64,7 @@ func (a *ArticleDetail) Rename(number, name string) error {
 		fields = append(fields, errs.FieldError{Property: "number", Message: err.Error()})
 	}
 	name = strings.TrimSpace(name)
-	if err := code.CheckText(name, code.MaxLength); err != nil {
+	if err := code.CheckText(name, code.MaxText); err != nil {
 		fields = append(fields, errs.FieldError{Property: "name", Message: err.Error()})
 	}
 	if len(fields) > 0 {

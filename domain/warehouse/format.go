@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/shopstock/inventory/domain/code"
 	"github.com/shopstock/inventory/domain/errs"
 )
 
@@ -38,9 +39,9 @@ const maxPadding = 9
 // MaxFormatComponents bounds the parts of one format.
 const MaxFormatComponents = 10
 
-// MaxCodeLength is the longest code a format may spell: a bin location code
-// is at most 255 characters.
-const MaxCodeLength = maxShortText
+// MaxCodeLength is the longest code a format may spell: that of a bin
+// location code.
+const MaxCodeLength = code.MaxText
 
 // maxNumber keeps ranges countable without overflow (and codes short).
 const maxNumber = 999_999_999
@@ -51,8 +52,8 @@ func (c FormatComponent) validate() error {
 		if c.Text == "" {
 			return errors.New("a text component needs a non-empty value")
 		}
-		if !utf8.ValidString(c.Text) || utf8.RuneCountInString(c.Text) > maxShortText {
-			return errors.New("a text component's value must be at most 255 characters")
+		if !utf8.ValidString(c.Text) || utf8.RuneCountInString(c.Text) > code.MaxText {
+			return errors.New("a text component's value must be at most " + itoa(code.MaxText) + " characters")
 		}
 	case ComponentNumber:
 		if c.NumberFrom < 0 || c.NumberTo < c.NumberFrom || c.NumberTo > maxNumber {
