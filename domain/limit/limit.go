@@ -91,9 +91,38 @@ func CheckInValues(index int, expression string, n int) error {
 	return nil
 }
 
+// MaxImportLines is the most lines one stock import may carry after its
+// header; a rejected import lists at most MaxImportErrors failing lines.
+const (
+	MaxImportLines  = 100_000
+	MaxImportErrors = 100
+)
+
+// CheckImportLines refuses an import of no lines or of more than
+// MaxImportLines.
+func CheckImportLines(n int) error {
+	if n == 0 {
+		return errs.Invalidf("the import has no lines after the header: send 1 to %d", MaxImportLines).Breaks(ImportSize)
+	}
+	if n > MaxImportLines {
+		return TooManyImportLines(n)
+	}
+	return nil
+}
+
+// TooManyImportLines is the error of an import past MaxImportLines; n is
+// how many lines it has, 0 when a reader stopped counting at the bound.
+func TooManyImportLines(n int) error {
+	if n == 0 {
+		return errs.Invalidf("the import has more than %d lines after the header", MaxImportLines).Breaks(ImportSize)
+	}
+	return errs.Invalidf("the import has %d lines after the header; at most %d are allowed", n, MaxImportLines).Breaks(ImportSize)
+}
+
 // The rules of limits an error can break.
 const (
 	BatchSize  errs.Code = "batch_size"
+	ImportSize errs.Code = "import_size"
 	ListShape  errs.Code = "list_shape"
 	OutOfRange errs.Code = "out_of_range"
 )

@@ -64,3 +64,14 @@ func TestAnIdIs1To2147483647(t *testing.T) {
 		}
 	}
 }
+
+func TestAnImportCarries1To100000Lines(t *testing.T) {
+	for _, n := range []int{1, 100_000} {
+		if err := CheckImportLines(n); err != nil {
+			t.Errorf("%d lines: %v", n, err)
+		}
+	}
+	requireInvalid(t, CheckImportLines(0), "the import has no lines after the header: send 1 to 100000")
+	requireInvalid(t, CheckImportLines(100_001), "the import has 100001 lines after the header; at most 100000 are allowed")
+	requireInvalid(t, TooManyImportLines(0), "the import has more than 100000 lines after the header")
+}
