@@ -57,7 +57,7 @@ func (c FormatComponent) validate() error {
 		}
 	case ComponentNumber:
 		if c.NumberFrom < 0 || c.NumberTo < c.NumberFrom || c.NumberTo > maxNumber {
-			return errors.New("a number component needs 0 <= from <= to <= 999999999")
+			return errors.New("a number component needs 0 <= from <= to <= " + itoa(maxNumber))
 		}
 		if c.Padding < 0 || c.Padding > maxPadding {
 			return errors.New("a number component's padding must be between 0 and 9")

@@ -94,7 +94,7 @@ func isControl(r rune) bool { return !code.Allowed(r, false) }
 
 func checkURL(raw string) string {
 	if len(raw) > MaxURLLength {
-		return "must be at most 2048 characters"
+		return "must be at most " + strconv.Itoa(MaxURLLength) + " characters"
 	}
 	if !utf8.ValidString(raw) || strings.IndexFunc(raw, isControl) >= 0 {
 		return "must be valid UTF-8 without control characters"
