@@ -16,6 +16,7 @@ import (
 
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/limit"
 	"github.com/shopstock/inventory/domain/stock"
 )
 
@@ -41,10 +42,10 @@ func refReadBatch(w http.ResponseWriter, r *http.Request, endpoint string) (refB
 	}
 	elements := refSplitArray(raw)
 	if len(elements) == 0 {
-		return refBatchRequest{}, errs.Invalidf("the batch is empty: send 1 to %d operations", application.MaxBatchOperations)
+		return refBatchRequest{}, errs.Invalidf("the batch is empty: send 1 to %d operations", limit.MaxBatchOperations)
 	}
-	if len(elements) > application.MaxBatchOperations {
-		return refBatchRequest{}, errs.Invalidf("the batch has %d operations; at most %d are allowed", len(elements), application.MaxBatchOperations)
+	if len(elements) > limit.MaxBatchOperations {
+		return refBatchRequest{}, errs.Invalidf("the batch has %d operations; at most %d are allowed", len(elements), limit.MaxBatchOperations)
 	}
 	ops := make([]map[string]json.RawMessage, len(elements))
 	for i, element := range elements {

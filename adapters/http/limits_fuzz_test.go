@@ -12,9 +12,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/idempotency"
+	"github.com/shopstock/inventory/domain/limit"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -115,7 +115,7 @@ func FuzzReadBatch(f *testing.F) {
 		if depth > maxJSONDepth || dup {
 			t.Fatalf("depth %d, duplicate %v passed: %q", depth, dup, body)
 		}
-		if n := len(req.operations); n < 1 || n > application.MaxBatchOperations {
+		if n := len(req.operations); n < 1 || n > limit.MaxBatchOperations {
 			t.Fatalf("%d operations", n)
 		}
 		for _, op := range req.operations {
@@ -235,11 +235,11 @@ func FuzzParseList(f *testing.F) {
 			}
 			return
 		}
-		if len(q.Filters) > maxFilters || len(q.Sorts) > maxSorts || q.Limit < 1 || q.Limit > maxLimit || q.Start < 0 {
+		if len(q.Filters) > limit.MaxFilters || len(q.Sorts) > limit.MaxSorts || q.Limit < 1 || q.Limit > maxLimit || q.Start < 0 {
 			t.Fatalf("%q passed: %+v", raw, q)
 		}
 		for _, f := range q.Filters {
-			if len(f.Values) > maxInValues {
+			if len(f.Values) > limit.MaxInValues {
 				t.Fatalf("%q: %d values", raw, len(f.Values))
 			}
 			if _, known := ports.OrderFields[f.Property]; !known {
