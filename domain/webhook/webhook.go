@@ -114,8 +114,8 @@ func checkEvents(events []string) string {
 		return "must name at least one event type"
 	}
 	for _, e := range events {
-		if !event.Known(e) {
-			return "unknown event type \"" + e + "\"; allowed: " + strings.Join(event.Types, ", ")
+		if msg := event.CheckType(e); msg != "" {
+			return msg
 		}
 	}
 	return ""
