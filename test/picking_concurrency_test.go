@@ -18,7 +18,8 @@ import (
 
 // Picking lists for orders competing for scarce stock, shipments from
 // reserved bins, cancellations, returns and stock changes, all at once on
-// PostgreSQL: afterwards every mapping's reservedStock is within its stock
+// PostgreSQL: first twelve picking lists race for five pieces and exactly
+// five succeed; afterwards every mapping's reservedStock is within its stock
 // and equals its reservations, no position holds more than it still has to
 // ship, the ledger matches the stock, and no client saw anything but a
 // broken business rule (never a deadlock).
@@ -28,7 +29,8 @@ func TestPickingConcurrentlyPostgres(t *testing.T) {
 
 func TestPickingConcurrentlySQLite(t *testing.T) {
 	// Too short (under -race) to be sure every kind of request succeeds:
-	// the invariants are what counts here.
+	// the race for scarce stock, picking lists and stock changes that
+	// succeed, and the invariants are what counts here.
 	pickingConcurrently(t, testdb.SQLite(t), 4, 700*time.Millisecond, false)
 }
 
@@ -117,7 +119,7 @@ func pickingConcurrently(t *testing.T, databaseURL string, workers int, duration
 	t.Logf("%d workers: succeeded %v, refused %v", workers, succeeded, refused)
 	// Short runs need not see every kind succeed, but picking lists on
 	// fresh orders and stock changes are common and mostly possible: a run
-	// where neither ever succeeded refused what it should have done.
+	// where either never succeeded refused what it should have done.
 	for _, kind := range []string{"pick", "change"} {
 		if succeeded[kind] == 0 {
 			t.Errorf("no %s succeeded (%d refused)", kind, refused[kind])
