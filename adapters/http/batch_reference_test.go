@@ -289,15 +289,20 @@ func refCanonical(out *bytes.Buffer, v *refValue) {
 	}
 }
 
+// refShortEscapes are JSON's short escapes, which RFC 8785 writes.
+var refShortEscapes = map[byte]string{'"': `\"`, '\\': `\\`, '\b': `\b`, '\f': `\f`, '\n': `\n`, '\r': `\r`, '\t': `\t`}
+
+// refEscapes are the characters JSON's short escapes stand for.
+var refEscapes = map[byte]rune{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
 // refCanonicalString escapes only what RFC 8785 escapes: the quote, the
 // backslash and control characters, in short form where JSON has one.
 func refCanonicalString(out *bytes.Buffer, s string) {
-	short := map[byte]string{'"': `\"`, '\\': `\\`, '\b': `\b`, '\f': `\f`, '\n': `\n`, '\r': `\r`, '\t': `\t`}
 	out.WriteByte('"')
 	for i := 0; i < len(s); i++ {
 		switch b := s[i]; {
-		case short[b] != "":
-			out.WriteString(short[b])
+		case refShortEscapes[b] != "":
+			out.WriteString(refShortEscapes[b])
 		case b < 0x20:
 			fmt.Fprintf(out, `\u%04x`, b)
 		default:
@@ -403,7 +408,6 @@ func refText(v *refValue, path string) string {
 // names the first fault.
 func refStringProblem(token []byte, multiline bool) string {
 	const notUTF8, control = "must be valid UTF-8", "must not contain control characters"
-	escaped := map[byte]rune{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 	unit := func(s []byte) rune {
 		n, _ := strconv.ParseUint(string(s), 16, 16)
 		return rune(n)
@@ -427,7 +431,7 @@ func refStringProblem(token []byte, multiline bool) string {
 				i += 6
 			}
 		case s[i] == '\\':
-			r = escaped[s[i+1]]
+			r = refEscapes[s[i+1]]
 			i += 2
 		default:
 			var size int
