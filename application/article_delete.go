@@ -20,11 +20,11 @@ func (a *App) DeleteArticleDetail(ctx context.Context, id int64) error {
 		if err != nil {
 			return err
 		}
-		outstanding, err := s.Orders().Outstanding(ctx, id)
+		_, outstanding, err := s.Figures().StockOf(ctx, []int64{id})
 		if err != nil {
 			return err
 		}
-		if err := art.CheckDeletable(hasStock, outstanding > 0); err != nil {
+		if err := art.CheckDeletable(hasStock, outstanding[id] > 0); err != nil {
 			return err
 		}
 		if err := s.Stock().RemoveEmpty(ctx, id); err != nil {

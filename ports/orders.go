@@ -24,9 +24,6 @@ type OrderRepository interface {
 	DetailIDsTaken(ctx context.Context, ids []int64) ([]int64, error)
 	// ByDetailIDs returns the orders that hold any of these positions.
 	ByDetailIDs(ctx context.Context, detailIDs []int64) ([]*order.Order, error)
-	// Outstanding is the sum of what the product's positions still have to
-	// ship (order.Order.Outstanding, which Add and Save store per position).
-	Outstanding(ctx context.Context, articleDetailID int64) (int, error)
 }
 
 // OutboxRepository queues mails in the transaction that causes them, so a

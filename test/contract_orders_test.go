@@ -15,7 +15,7 @@ import (
 
 // The order repository's contract, on both databases: positions keep their
 // order and fields, Save writes statuses, shipped quantities and what each
-// position still has to ship, and Outstanding sums exactly that.
+// position still has to ship.
 func TestOrderRepositoryContract(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
 		db := contractDB(t, databaseURL)
@@ -32,11 +32,8 @@ func TestOrderRepositoryContract(t *testing.T) {
 		outstanding := func(article int64) int {
 			t.Helper()
 			var n int
-			err := db.Read(context.Background(), func(ctx context.Context, s ports.Store) (err error) {
-				n, err = s.Orders().Outstanding(ctx, article)
-				return err
-			})
-			if err != nil {
+			if err := db.Bun().NewSelect().TableExpr("order_details").ColumnExpr("COALESCE(SUM(outstanding), 0)").
+				Where("article_detail_id = ? AND outstanding > 0", article).Scan(context.Background(), &n); err != nil {
 				t.Fatal(err)
 			}
 			return n

@@ -310,9 +310,3 @@ func (r orders) ByDetailIDs(ctx context.Context, detailIDs []int64) ([]*domorder
 	return r.withDetails(ctx, rows)
 }
 
-func (r orders) Outstanding(ctx context.Context, articleDetailID int64) (int, error) {
-	var n int
-	err := r.s.idb.NewSelect().TableExpr("order_details AS od").ColumnExpr("COALESCE(SUM(od.outstanding), 0)").
-		Where("od.article_detail_id = ? AND od.outstanding > 0", articleDetailID).Scan(ctx, &n)
-	return n, err
-}
