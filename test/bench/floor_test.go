@@ -20,9 +20,11 @@ import (
 // nothing else, straight on database/sql with bound parameters: one
 // transaction that locks the batch's mappings (found through their bins'
 // codes, as the batch names them), updates them in one set-based statement,
-// inserts one ledger row per operation, and stores the rendered result under
-// the idempotency key. It is the least any implementation of the batch has
-// to pay, so the service is measured against it.
+// inserts one ledger row per operation, keeps the products' stock per
+// warehouse in step (stock_totals, which the schema's figures read; one
+// set-based statement), and stores the rendered result under the
+// idempotency key. It is the least any implementation of the batch has to
+// pay on this schema, so the service is measured against it.
 type floor struct {
 	db       *sql.DB
 	postgres bool
@@ -208,6 +210,11 @@ FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::int[], $5::text[]) AS p(a
 		articles, bins, quantities, stocks, opIDs, b.key, now); err != nil {
 		return err
 	}
+	if err := f.exec(ctx, tx, `UPDATE stock_totals AS t SET stock = t.stock + d.q
+FROM (SELECT a, SUM(q) AS q FROM unnest($1::bigint[], $2::int[]) AS p(a, q) GROUP BY a) AS d
+WHERE t.article_detail_id = d.a AND t.warehouse_id = 1`, articles, quantities); err != nil {
+		return err
+	}
 	err := f.exec(ctx, tx, `INSERT INTO idempotency_keys (key, endpoint, fingerprint, response, created_at)
 VALUES ($1, 'stock/change', $2, $3, $4)`, b.key, strings.Repeat("f", 64), b.response, now)
 	return err
@@ -228,6 +235,15 @@ UPDATE stock_mappings SET stock = v.stock FROM v WHERE stock_mappings.id = v.id`
 	if err := f.exec(ctx, tx, `INSERT INTO stock_ledger_entries
 (article_detail_id, warehouse_id, bin_location_id, type, quantity, stock_after, idempotency_key, operation_id, order_id, order_detail_id, user_name, created_at)
 VALUES `+placeholders("(?, 1, ?, 'incoming', ?, ?, ?, ?, NULL, NULL, 'admin', ?)", len(locked)), ledger...); err != nil {
+		return err
+	}
+	totals := make([]any, 0, 2*len(locked))
+	for _, m := range locked {
+		totals = append(totals, m.article, b.quantity)
+	}
+	if err := f.exec(ctx, tx, `WITH p(a, q) AS (VALUES `+placeholders("(?, ?)", len(locked))+`)
+UPDATE stock_totals SET stock = stock + (SELECT SUM(q) FROM p WHERE p.a = stock_totals.article_detail_id)
+WHERE warehouse_id = 1 AND article_detail_id IN (SELECT a FROM p)`, totals...); err != nil {
 		return err
 	}
 	err := f.exec(ctx, tx, `INSERT INTO idempotency_keys (key, endpoint, fingerprint, response, created_at)
