@@ -35,7 +35,7 @@ type feedClock struct{}
 func (feedClock) Now() time.Time { return time.Now().UTC() }
 
 // feedInstance starts one service instance on the database.
-func feedInstance(t *testing.T, databaseURL string, positionsAtInsert bool) *apitest.Env {
+func feedInstance(t *testing.T, databaseURL string) *apitest.Env {
 	t.Helper()
 	db, err := bunstore.Open(databaseURL)
 	if err != nil {
@@ -45,7 +45,6 @@ func feedInstance(t *testing.T, databaseURL string, positionsAtInsert bool) *api
 	if err := db.Migrate(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	db.PositionsAtInsert = positionsAtInsert
 	slowCommit := application.WithAfterRecordingEvents(func(context.Context) {
 		time.Sleep(time.Duration(rand.IntN(4000)) * time.Microsecond)
 	})
@@ -62,12 +61,53 @@ func feedInstance(t *testing.T, databaseURL string, positionsAtInsert bool) *api
 	return &apitest.Env{App: app, DB: db, URL: srv.URL}
 }
 
+// takePositionsAtInsert turns the database's feed into the broken design
+// the second test must catch: positions handed out as the events are
+// inserted, with no lock that orders them by commit, and the commit after a
+// pause. The feed counter becomes a view whose update takes the positions
+// from a sequence instead of locking the counter's row (a thousand apart,
+// room for a transaction's events; readers do not mind gaps), and every
+// insert of events pauses.
+func takePositionsAtInsert(t *testing.T, db *bunstore.DB) {
+	t.Helper()
+	for _, statement := range []string{
+		`ALTER TABLE event_feed RENAME TO event_feed_counter`,
+		`CREATE VIEW event_feed AS SELECT * FROM event_feed_counter`,
+		`CREATE SEQUENCE feed_test_positions INCREMENT BY 1000`,
+		`CREATE FUNCTION feed_test_take_positions() RETURNS trigger LANGUAGE plpgsql AS $$
+		 BEGIN
+		     IF NEW.name = 'last' AND NEW.value > OLD.value THEN
+		         NEW.value := nextval('feed_test_positions') + (NEW.value - OLD.value) - 1;
+		     ELSE
+		         UPDATE event_feed_counter SET value = NEW.value WHERE name = OLD.name;
+		     END IF;
+		     RETURN NEW;
+		 END $$`,
+		`CREATE TRIGGER feed_test_take_positions INSTEAD OF UPDATE ON event_feed
+		 FOR EACH ROW EXECUTE FUNCTION feed_test_take_positions()`,
+		`CREATE FUNCTION feed_test_slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+		 BEGIN
+		     PERFORM pg_sleep(random() * 0.004);
+		     RETURN NULL;
+		 END $$`,
+		`CREATE TRIGGER feed_test_slow_commit AFTER INSERT ON events
+		 FOR EACH ROW EXECUTE FUNCTION feed_test_slow_commit()`,
+	} {
+		if _, err := db.Bun().ExecContext(context.Background(), statement); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // feedRun runs the writers and the reader and returns what the reader got wrong.
 func feedRun(t *testing.T, positionsAtInsert bool, duration time.Duration) []string {
 	databaseURL := testdb.Postgres(t)
 	var instances []*apitest.Env
 	for range 3 {
-		instances = append(instances, feedInstance(t, databaseURL, positionsAtInsert))
+		instances = append(instances, feedInstance(t, databaseURL))
+	}
+	if positionsAtInsert {
+		takePositionsAtInsert(t, instances[0].DB)
 	}
 	setup := &ohFixture{env: instances[0]}
 	wh := setup.created(t, instances[0].Do(t, "POST", "/api/warehouses", map[string]any{"code": "W", "name": "W"}), true)

@@ -74,3 +74,45 @@ func TestLimitsInBatchOperationsHTTP(t *testing.T) {
 		}
 	})
 }
+
+// The NUL character (U+0000) in a batch fails its operation like any other
+// control character, naming the property; the free-form `id` may hold it.
+func TestNULCharacterFailsItsBatchOperationHTTP(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		env := apitest.New(t, databaseURL)
+		wh := whCreated(t, env, env.Do(t, "POST", "/api/warehouses", map[string]any{"code": "NUL", "name": "NUL"}), "/api/warehouses", true)
+		article := whCreated(t, env, env.Do(t, "POST", "/api/articleDetails", map[string]any{"number": "NUL-1"}), "/api/articleDetails", false)
+		op := func(id, location string) string {
+			return fmt.Sprintf(`{"id":%s,"articleDetailId":%d,"quantity":1,%s}`, id, article, location)
+		}
+		res := env.Do(t, "PUT", "/api/stock/change/nul-1", "["+strings.Join([]string{
+			op("1", `"warehouse":{"code":"N\u0000UL"}`),
+			op("2", `"binLocation":{"code":"\u0000","warehouseId":`+fmt.Sprint(wh)+`}`),
+			op(`"op\u0000"`, fmt.Sprintf(`"warehouse":{"id":%d}`, wh)),
+		}, ",")+"]")
+		if res.Status != http.StatusOK {
+			t.Fatalf("status %s", res)
+		}
+		var body struct {
+			Results []struct {
+				OperationID any `json:"operationId"`
+				Success     bool
+				Message     string
+			}
+		}
+		res.Decode(t, &body)
+		want := []string{"warehouse.code must not contain control characters", "binLocation.code must not contain control characters", ""}
+		if len(body.Results) != len(want) {
+			t.Fatalf("results %s", res.Body)
+		}
+		for i, w := range want {
+			got := body.Results[i]
+			if w == "" && !got.Success || w != "" && (got.Success || got.Message != w) {
+				t.Errorf("operation %d: got %+v, want %q", i+1, got, w)
+			}
+		}
+		if body.Results[2].OperationID != "op\x00" {
+			t.Errorf("the third operation's id came back as %q", body.Results[2].OperationID)
+		}
+	})
+}

@@ -119,7 +119,7 @@ func TestLimitsTextHTTP(t *testing.T) {
 			{"lone low surrogate", `{"code":"W","name":"\udc00x"}`, "name"},
 			{"invalid UTF-8", "{\"code\":\"W\xff\xfe\",\"name\":\"n\"}", "code"},
 			{"nested in a format component", `{"code":"W","name":"n","binLocationFormatComponents":[{"type":"text","value":"A\u0001"}]}`, "binLocationFormatComponents[0].value"},
-			{"control character in address other than tab, LF, CR", `{"code":"W","name":"n","address":"a\u0000b"}`, ""},
+			{"control character in address other than tab, LF, CR", `{"code":"W","name":"n","address":"a\u0001b"}`, "address"},
 			{"vertical tab in comment", `{"code":"W","name":"n","comment":"a\u000bb"}`, "comment"},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
@@ -143,6 +143,34 @@ func TestLimitsTextHTTP(t *testing.T) {
 			whInvalidField(t, env.Do(t, "POST", "/api/orders", []byte(`{"number":"T1","details":[{"articleDetailId":1,"quantity":1,"status":"open\u001b"}]}`)), "details[0].status")
 			whInvalidField(t, env.Do(t, "POST", "/api/articleDetails", []byte(`{"number":"N\u0085\u001f"}`)), "number")
 		})
+	})
+}
+
+// Extensions section L, text: the NUL character (U+0000) is a control
+// character like any other, reported by the property that holds it.
+func TestNULCharacterIsNamedByItsPropertyHTTP(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		env := apitest.New(t, databaseURL)
+		for _, tc := range []struct {
+			method, path, body, property string
+		}{
+			{"POST", "/api/warehouses", `{"code":"W","name":"a\u0000b"}`, "name"},
+			{"POST", "/api/warehouses", `{"code":"W","name":"n","address":"\u0000"}`, "address"},
+			{"POST", "/api/warehouses", `{"code":"W","name":"n","binLocationFormatComponents":[{"type":"text","value":"A\u0000"}]}`, "binLocationFormatComponents[0].value"},
+			{"POST", "/api/warehouses", `{"code":"W","name":"n","a\u0000":1}`, `property name "a\x00"`},
+			{"POST", "/api/articleDetails", `{"number":"N\u0000"}`, "number"},
+			{"POST", "/api/orders", `{"number":"T1","details":[{"articleDetailId":1,"quantity":1,"status":"\u0000open"}]}`, "details[0].status"},
+		} {
+			whInvalidField(t, env.Do(t, tc.method, tc.path, []byte(tc.body)), tc.property)
+		}
+		// A backslash followed by u0000 is text, not the NUL character.
+		id := whCreated(t, env, env.Do(t, "POST", "/api/warehouses", []byte(`{"code":"BS","name":"C:\\u0000"}`)), "/api/warehouses", true)
+		if got := whOK(t, env.Do(t, "GET", fmt.Sprintf("/api/warehouses/%d", id), nil))["data"].(map[string]any)["name"]; got != `C:\u0000` {
+			t.Errorf("stored name %q, want %q", got, `C:\u0000`)
+		}
+		// A raw NUL is no JSON at all.
+		whInvalid(t, env.Do(t, "POST", "/api/warehouses", []byte("{\"code\":\"W\",\"name\":\"a\x00b\"}")), "malformed JSON")
 	})
 }
 

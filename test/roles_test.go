@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	httpapi "github.com/shopstock/inventory/adapters/http"
 	"github.com/shopstock/inventory/domain/user"
 	"github.com/shopstock/inventory/test/apitest"
 	"github.com/shopstock/inventory/test/testdb"
@@ -31,7 +30,8 @@ func sectionURole(method, path string) user.Role {
 // TestRoleMatrix walks every authenticated route of the OpenAPI document
 // with every role: a role below what section U asks for gets 403 with the
 // error body, the others get past authorization. A route that the role
-// table lacks fails here (and stops NewHandler from building).
+// table lacks stops NewHandler from building, so the service never starts;
+// the table itself is held to section U in adapters/http's tests.
 func TestRoleMatrix(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
 		e := newUsersEnv(t, databaseURL)
@@ -52,12 +52,6 @@ func TestRoleMatrix(t *testing.T) {
 			for method := range doc.Paths.Find(path).Operations() {
 				pattern := method + " " + path
 				need := sectionURole(method, path)
-				if got, ok := httpapi.RequiredRole(pattern); !ok {
-					t.Errorf("%s has no entry in the role table (adapters/http/roles.go)", pattern)
-					continue
-				} else if got != need {
-					t.Errorf("%s needs %s in the role table, section U says %s", pattern, got, need)
-				}
 				n++
 				concrete := strings.NewReplacer("{id}", "999999", "{articleDetailId}", "999999",
 					"{idempotencyKey}", fmt.Sprintf("matrix-%d", n)).Replace(path)
@@ -68,7 +62,7 @@ func TestRoleMatrix(t *testing.T) {
 				if res := usersAs(t, e.Env, "", "", method, concrete, body); res.Status != http.StatusUnauthorized {
 					t.Errorf("%s without credentials: %s", pattern, res)
 				}
-				for _, role := range user.Roles {
+				for _, role := range []user.Role{user.Admin, user.Operator, user.Reader} {
 					res := usersAs(t, e.Env, names[role], keys[role], method, concrete, body)
 					if role.Covers(need) {
 						if res.Status == http.StatusUnauthorized || res.Status == http.StatusForbidden || res.Status >= 500 {

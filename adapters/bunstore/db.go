@@ -30,11 +30,6 @@ type DB struct {
 	// semaphore of one so that a waiting writer can give up when its
 	// context ends, which a mutex cannot.
 	writers chan struct{}
-	// PositionsAtInsert makes PostgreSQL hand out feed positions from a
-	// sequence at insert time instead of in commit order. It exists only so
-	// that the feed test can show that this breaks the feed's guarantee;
-	// never set it otherwise.
-	PositionsAtInsert bool
 	// statements are SQLite's prepared statements of the batch path.
 	statements sqliteStatements
 }

@@ -304,7 +304,7 @@ func (r events) Record(ctx context.Context, snapshots []ports.StockSnapshot, tot
 		return err
 	}
 	switch {
-	case r.s.db.postgres && !r.s.db.PositionsAtInsert:
+	case r.s.db.postgres:
 		return r.recordPostgres(ctx, snapshots, evs, at)
 	case len(snapshots) > 0:
 		if err := r.saveSnapshots(ctx, snapshots); err != nil {
@@ -313,9 +313,6 @@ func (r events) Record(ctx context.Context, snapshots []ports.StockSnapshot, tot
 	}
 	if len(evs) == 0 {
 		return nil
-	}
-	if r.s.db.PositionsAtInsert && r.s.db.postgres {
-		return r.appendAtInsert(ctx, evs, at)
 	}
 	first, err := r.s.takePositions(ctx, len(evs))
 	if err != nil {
@@ -393,19 +390,6 @@ FROM event_feed AS f, string_to_table(?, ',') WITH ORDINALITY AS e(type, ord)
 JOIN webhook_subscriptions AS s ON s.event_type = e.type
 WHERE f.name = 'last'
 ORDER BY s.webhook_id, e.ord`, n, n, n, longText(types), at.UTC(), longText(data), n, longText(types))
-}
-
-// appendAtInsert is the broken design the feed test must catch: positions
-// from a sequence at insert time, in no relation to the commit order.
-func (r events) appendAtInsert(ctx context.Context, evs []ports.NewEvent, at time.Time) error {
-	rows := make([]eventRow, len(evs))
-	for i, e := range evs {
-		rows[i] = eventRow{N: 1, Type: e.Type, CreatedAt: at.UTC(), Data: string(e.Data)}
-	}
-	if _, err := r.s.idb.NewInsert().Model(&rows).Value("id", "nextval('events_insert_positions')").Returning("id").Exec(ctx); err != nil {
-		return err
-	}
-	return r.fanOut(ctx, rows)
 }
 
 // fanOut queues the deliveries of the new events to the webhooks that are

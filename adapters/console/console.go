@@ -126,10 +126,14 @@ var funcs = template.FuncMap{
 		}
 		return strconv.Itoa(n)
 	},
+	// query spells name-value pairs as a query string; a pair whose value is
+	// nil (a partial's argument left out) is left out too.
 	"query": func(pairs ...any) template.URL {
 		v := url.Values{}
 		for i := 0; i+1 < len(pairs); i += 2 {
-			v.Set(fmt.Sprint(pairs[i]), fmt.Sprint(pairs[i+1]))
+			if pairs[i+1] != nil {
+				v.Set(fmt.Sprint(pairs[i]), fmt.Sprint(pairs[i+1]))
+			}
 		}
 		return template.URL(v.Encode())
 	},

@@ -56,7 +56,7 @@ func (h *Handler) authenticate(r *http.Request) (*http.Request, error) {
 	if strings.EqualFold(scheme, "Digest") {
 		digest, _ = parseDigest(header)
 		name = digest["username"]
-	} else if n, _, ok := parseBasic(header); ok {
+	} else if n, _, ok := basicCredentials(r); ok {
 		name = n
 	}
 	addr := h.ClientAddress(r)
@@ -78,7 +78,7 @@ func (h *Handler) authenticate(r *http.Request) (*http.Request, error) {
 	if strings.EqualFold(scheme, "Digest") {
 		p, stale, reason, err = h.authenticateDigest(r, digest)
 	} else {
-		p, reason, err = h.authenticateBasic(r.Context(), header)
+		p, reason, err = h.authenticateBasic(r)
 	}
 	if err != nil {
 		return r, err
@@ -111,12 +111,12 @@ func logSafe(s string) string {
 	return strconv.QuoteToASCII(s)
 }
 
-func (h *Handler) authenticateBasic(ctx context.Context, header string) (*application.Principal, string, error) {
-	name, key, ok := parseBasic(header)
+func (h *Handler) authenticateBasic(r *http.Request) (*application.Principal, string, error) {
+	name, key, ok := basicCredentials(r)
 	if !ok {
 		return nil, "malformed credentials", nil
 	}
-	p, err := h.app.Authenticate(ctx, name, key)
+	p, err := h.app.Authenticate(r.Context(), name, key)
 	return p, "wrong user, key or disabled user", err
 }
 

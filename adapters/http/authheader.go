@@ -1,7 +1,7 @@
 package http
 
 import (
-	"encoding/base64"
+	"net/http"
 	"strings"
 )
 
@@ -12,17 +12,13 @@ import (
 // maxCredentials bounds a credentials header; no legitimate one is longer.
 const maxCredentials = 4096
 
-// parseBasic reads `Basic base64(name:key)`.
-func parseBasic(header string) (name, key string, ok bool) {
-	scheme, rest, found := strings.Cut(header, " ")
-	if !found || !strings.EqualFold(scheme, "Basic") || len(header) > maxCredentials {
+// basicCredentials reads `Basic base64(name:key)` as net/http does; a
+// header beyond maxCredentials, or one without a name, holds none.
+func basicCredentials(r *http.Request) (name, key string, ok bool) {
+	if len(r.Header.Get("Authorization")) > maxCredentials {
 		return "", "", false
 	}
-	raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(rest))
-	if err != nil {
-		return "", "", false
-	}
-	name, key, ok = strings.Cut(string(raw), ":")
+	name, key, ok = r.BasicAuth()
 	if !ok || name == "" {
 		return "", "", false
 	}

@@ -16,6 +16,13 @@ func basic(userinfo string) string {
 	return "Basic " + base64.StdEncoding.EncodeToString([]byte(userinfo))
 }
 
+// parseBasic reads the credentials of a request that sends header.
+func parseBasic(header string) (name, key string, ok bool) {
+	r := newRequest(http.MethodGet, "/api/warehouses")
+	r.Header.Set("Authorization", header)
+	return basicCredentials(r)
+}
+
 func TestBasicCredentialsParse(t *testing.T) {
 	for header, want := range map[string][2]string{
 		basic("admin:secret"):         {"admin", "secret"},
@@ -30,7 +37,7 @@ func TestBasicCredentialsParse(t *testing.T) {
 		}
 	}
 	for _, header := range []string{"", "Basic", "Basic !!!", basic("no-colon"), basic(":key"), "Bearer abc",
-		"Basic " + strings.Repeat("A", maxCredentials)} {
+		"Basic " + strings.Repeat("A", maxCredentials), basic("admin:" + strings.Repeat("k", maxCredentials))} {
 		if _, _, ok := parseBasic(header); ok {
 			t.Errorf("%q parses", header)
 		}

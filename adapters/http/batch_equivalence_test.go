@@ -184,8 +184,9 @@ func TestBatchReaderAgreesWithReferenceOnSamples(t *testing.T) {
 	}
 }
 
-// What the request as a whole may get wrong: its media type, its size, the
-// NUL character, in raw and escaped form.
+// What the request as a whole may get wrong: its media type, its size; and
+// the NUL character, raw (no JSON) and escaped (a control character, which
+// fails its operation).
 func TestBatchReaderAgreesWithReferenceOnTheRequest(t *testing.T) {
 	ok := `[{"articleDetailId":1,"quantity":1,"warehouse":{"id":1}}]`
 	for _, ct := range []string{"application/json", "application/json; charset=utf-8", "Application/JSON", "", "text/plain", "application/json;;", "application/jsonx"} {

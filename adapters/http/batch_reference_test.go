@@ -79,9 +79,6 @@ func refRead(body []byte, contentType string) refBatch {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return refRefused(http.StatusBadRequest, "request body is empty: a JSON array of operations is expected")
 	}
-	if bytes.IndexByte(body, 0) >= 0 || bytes.Contains(body, []byte(`\u0000`)) || bytes.Contains(body, []byte(`\U0000`)) {
-		return refRefused(http.StatusBadRequest, `request body must not contain the NUL character (\u0000)`)
-	}
 	if mt, _, err := mime.ParseMediaType(contentType); err != nil || mt != "application/json" {
 		return refRefused(http.StatusUnsupportedMediaType, "request body must be application/json")
 	}

@@ -96,10 +96,12 @@ var multilineProperties = code.MultilineProperties
 // textProblem finds the first string (key or value) in the valid JSON value
 // raw that is not valid UTF-8 or holds a control character (U+0000–U+001F,
 // U+007F; tab, line feed and carriage return are allowed in address and
-// comment). It returns the property path of the offence (`details[0].status`,
-// prefixed by path when path is not empty) and what is wrong with it;
-// found is false when every string is fine. The batch readers call it per
-// operation (see operationTextProblem); decodeStrict for every other body.
+// comment). It is what keeps U+0000 out of the databases, which store no
+// NUL character (drivers cut statements at it). It returns the property
+// path of the offence (`details[0].status`, prefixed by path when path is
+// not empty) and what is wrong with it; found is false when every string is
+// fine. The batch readers call it per operation (see operationTextProblem);
+// decodeStrict for every other body.
 func textProblem(raw []byte, path string) (property, message string, found bool) {
 	_, property, message, found = walkText(raw, skipSpace(raw, 0), path)
 	return property, message, found

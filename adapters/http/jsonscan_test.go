@@ -1,14 +1,12 @@
 package http
 
-import (
-	"bytes"
-	"testing"
-)
+import "testing"
 
+// canonical is the RFC 8785 form of s.
 func canonical(s string) string {
-	var buf bytes.Buffer
-	canonicalJSON(&buf, []byte(s))
-	return buf.String()
+	c := newJCS([]byte(s))
+	defer c.release()
+	return string(c.canonical())
 }
 
 func TestCanonicalJSONIgnoresKeyOrderAndWhiteSpace(t *testing.T) {

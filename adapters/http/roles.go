@@ -61,10 +61,3 @@ var routeRoles = map[string]user.Role{
 	"DELETE /api/users/{id}":                                      user.Admin,
 	"POST /api/users/{id}/rotateKey":                              user.Admin,
 }
-
-// RequiredRole tells the role a route pattern ("METHOD /path/{param}")
-// needs, and whether the table has it.
-func RequiredRole(pattern string) (user.Role, bool) {
-	r, ok := routeRoles[pattern]
-	return r, ok
-}

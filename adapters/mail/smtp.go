@@ -166,14 +166,6 @@ func NewSMTP(rawURL, from string, opts ...Option) (*SMTP, error) {
 	return s, nil
 }
 
-// TLSPolicy is the STARTTLS policy in force ("implicit" for smtps://).
-func (s *SMTP) TLSPolicy() string {
-	if s.implicit {
-		return "implicit"
-	}
-	return s.tls
-}
-
 // WithTLSConfig returns a copy of s that uses c for STARTTLS and smtps, for
 // example to trust a test server's certificate. The server name is filled in
 // from the URL when c leaves it empty.

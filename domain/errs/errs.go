@@ -145,14 +145,6 @@ func PropertyOf(err error) string {
 	return ""
 }
 
-// CodeOf is the rule err breaks, "" when it names none.
-func CodeOf(err error) Code {
-	if e, ok := As(err); ok {
-		return e.Code
-	}
-	return ""
-}
-
 // E builds an error of the given kind with a formatted message.
 func E(kind Kind, format string, args ...any) *Error {
 	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...)}

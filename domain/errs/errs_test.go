@@ -5,8 +5,8 @@ import "testing"
 func TestAnErrorOfANestedPropertyIsNamedUnderItsParentAndTheOriginalStaysAsItWas(t *testing.T) {
 	shared := Invalidf("bin location 7 does not exist").On("binLocation").Breaks("unknown_bin_location")
 	got := Within("destination", shared)
-	if PropertyOf(got) != "destination.binLocation" || CodeOf(got) != "unknown_bin_location" || got.Error() != shared.Message {
-		t.Errorf("got %q, %q, %v", PropertyOf(got), CodeOf(got), got)
+	if e, ok := As(got); !ok || e.Property != "destination.binLocation" || e.Code != "unknown_bin_location" || got.Error() != shared.Message {
+		t.Errorf("got %+v", e)
 	}
 	if shared.Property != "binLocation" {
 		t.Errorf("the shared error changed to %q", shared.Property)

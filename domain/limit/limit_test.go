@@ -22,7 +22,7 @@ func TestABatchCarries1To1000Operations(t *testing.T) {
 	}
 	requireInvalid(t, CheckBatchSize(0), "the batch is empty: send 1 to 1000 operations")
 	requireInvalid(t, CheckBatchSize(1001), "the batch has 1001 operations; at most 1000 are allowed")
-	if errs.CodeOf(CheckBatchSize(0)) != BatchSize {
+	if e, ok := errs.As(CheckBatchSize(0)); !ok || e.Code != BatchSize {
 		t.Error("an empty batch names no rule")
 	}
 }

@@ -61,13 +61,13 @@ func TestAFailingOperationChangesNothing(t *testing.T) {
 		{
 			name:    "ship more than a bin has unreserved",
 			rows:    []row{{bin: shelfA, stock: 4, reserved: 1}},
-			op:      func(inv *WorkingSet) error { return inv.ship(article, atA, 4, ref) },
+			op:      func(inv *WorkingSet) error { _, err := inv.ShipHolding(article, atA, 4, nil, ref); return err },
 			message: `insufficient stock of article detail 7 at bin location "A-01" in warehouse "WH1": requested 4, available 3`,
 		},
 		{
 			name:    "ship nothing",
 			rows:    []row{{bin: shelfA, stock: 4}},
-			op:      func(inv *WorkingSet) error { return inv.ship(article, atA, 0, ref) },
+			op:      func(inv *WorkingSet) error { _, err := inv.ShipHolding(article, atA, 0, nil, ref); return err },
 			message: `shipped quantity of article detail 7 from bin location "A-01" in warehouse "WH1" must be positive, got 0`,
 		},
 		{

@@ -57,7 +57,7 @@ func TestLedgerAndInvariantsHoldOverABatch(t *testing.T) {
 		case 3:
 			at := pick()
 			what = fmt.Sprintf("ship %d from %s", q, at)
-			err = inv.ship(a, at, q, ref)
+			_, err = inv.ShipHolding(a, at, q, nil, ref)
 		case 4:
 			bin := binOf(shelves[rng.IntN(len(shelves))])
 			isDefault := rng.IntN(3) > 0

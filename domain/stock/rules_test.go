@@ -99,7 +99,7 @@ func TestAnErrorSharedByOperationsIsNamedForEach(t *testing.T) {
 
 func TestAQuantityOutOfBoundsIsAboutItsProperty(t *testing.T) {
 	_, err := ParseQuantity("quantity", MaxQuantity+1)
-	if errs.PropertyOf(err) != "quantity" || errs.CodeOf(err) != QuantityOutOfRange {
-		t.Errorf("got %v, property %q, code %q", err, errs.PropertyOf(err), errs.CodeOf(err))
+	if e, ok := errs.As(err); !ok || e.Property != "quantity" || e.Code != QuantityOutOfRange {
+		t.Errorf("got %+v", err)
 	}
 }

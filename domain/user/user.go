@@ -24,9 +24,6 @@ const (
 	Reader Role = "reader"
 )
 
-// Roles lists the roles from most to least powerful.
-var Roles = []Role{Admin, Operator, Reader}
-
 func (r Role) rank() int {
 	switch r {
 	case Admin:
