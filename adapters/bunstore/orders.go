@@ -309,4 +309,3 @@ func (r orders) ByDetailIDs(ctx context.Context, detailIDs []int64) ([]*domorder
 	}
 	return r.withDetails(ctx, rows)
 }
-
