@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/ports"
 )
@@ -24,6 +25,9 @@ type FeedPage struct {
 // E2). Asking again with the returned Last yields every event exactly once,
 // in commit order; see EventRepository.Record for why.
 func (a *App) ReadEvents(ctx context.Context, after int64, limit int, types []string) (FeedPage, error) {
+	if err := permit(ctx, access.ReadEvents); err != nil {
+		return FeedPage{}, err
+	}
 	if after < 0 {
 		return FeedPage{}, errs.InvalidFields(errs.FieldError{Property: "after", Message: "must be an integer of at least 0"})
 	}
@@ -56,6 +60,9 @@ func (a *App) ReadEvents(ctx context.Context, after int64, limit int, types []st
 // PurgeEvents removes events older than retention; a reader asking after
 // a purged position is told so (410).
 func (a *App) PurgeEvents(ctx context.Context, retention time.Duration) (n int, err error) {
+	if err := permit(ctx, access.Maintain); err != nil {
+		return n, err
+	}
 	err = a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		n, err = s.Events().Purge(ctx, retention)
 		return err

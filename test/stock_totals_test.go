@@ -1,11 +1,11 @@
 package test
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/shopstock/inventory/test/apitest"
 	"github.com/shopstock/inventory/test/testdb"
 )
 
@@ -53,7 +53,7 @@ func TestStockTotalsFollowTheMappings(t *testing.T) {
 		}
 		var kept, summed []total
 		bdb := f.env.DB.Bun()
-		ctx := context.Background()
+		ctx := apitest.Admin()
 		if err := bdb.NewRaw("SELECT article_detail_id AS article, warehouse_id AS warehouse, stock, reserved_stock AS reserved, mappings FROM stock_totals WHERE mappings > 0 ORDER BY 1, 2").Scan(ctx, &kept); err != nil {
 			t.Fatal(err)
 		}
