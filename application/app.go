@@ -23,8 +23,9 @@ type options struct {
 	afterRecord func(ctx context.Context)
 }
 
-// WithoutEvents records no events: only for measuring what recording them
-// costs (test/bench). A service running so breaks the feed's guarantee.
+// WithoutEvents records no events, only the figures' snapshots (which the
+// lists filter on): for measuring what recording events costs (test/bench).
+// A service running so breaks the feed's guarantee.
 func WithoutEvents() Option { return func(o *options) { o.noEvents = true } }
 
 // WithAfterRecordingEvents runs fn in every transaction that recorded
@@ -35,14 +36,13 @@ func WithAfterRecordingEvents(fn func(ctx context.Context)) Option {
 }
 
 // New assembles the use cases over the given ports. Every write transaction
-// records its events (see eventingUoW).
+// records the snapshots of the figures it changed and its events (see
+// eventingUoW).
 func New(uow ports.UnitOfWork, clock ports.Clock, opts ...Option) *App {
 	var o options
 	for _, opt := range opts {
 		opt(&o)
 	}
-	if !o.noEvents {
-		uow = &eventingUoW{UnitOfWork: uow, clock: clock, afterRecord: o.afterRecord}
-	}
+	uow = &eventingUoW{UnitOfWork: uow, clock: clock, noEvents: o.noEvents, afterRecord: o.afterRecord}
 	return &App{uow: uow, clock: clock}
 }

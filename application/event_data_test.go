@@ -3,11 +3,11 @@ package application
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/shopstock/inventory/domain/catalog"
+	"github.com/shopstock/inventory/domain/event"
 	"github.com/shopstock/inventory/domain/stock"
 )
 
@@ -53,38 +53,12 @@ func FuzzStockChangedJSON(f *testing.F) {
 // TestStockChangedJSONWithoutWarehouses: a payload built without
 // ArticleDetailDataOf may hold a nil list; encoding/json spells it null.
 func TestStockChangedJSONWithoutWarehouses(t *testing.T) {
-	data := stockChangedData{ArticleDetailData: ArticleDetailData{ID: 1, Number: "A"}, Cause: causeData{Type: CauseImport}}
+	data := stockChangedData{ArticleDetailData: ArticleDetailData{ID: 1, Number: "A"}, Cause: causeData{Type: event.CauseImport}}
 	want, _ := json.Marshal(data)
 	if got := data.appendJSON(nil); !bytes.Equal(got, want) {
 		t.Fatalf("got %s, want %s", got, want)
 	}
 	if !strings.Contains(string(want), `"warehouseStocks":null`) {
 		t.Fatalf("the case is not what it claims: %s", want)
-	}
-}
-
-// TestEncodeFiguresSpelling: snapshots already stored were spelt with
-// fmt's verbs; the spelling must stay, or every product would fire one
-// stock.changed after an upgrade.
-func TestEncodeFiguresSpelling(t *testing.T) {
-	spelt := func(f ArticleStock) string {
-		var b strings.Builder
-		fmt.Fprintf(&b, "%d,%d,%d,%d|", f.PhysicalStock, f.PhysicalStockForSale, f.ReservedStock, f.AvailableStock)
-		for _, w := range []int{1, 0} { // the warehouses in id order
-			if ws := f.Warehouses[w]; ws.Stock != 0 || ws.ReservedStock != 0 {
-				fmt.Fprintf(&b, "%d:%d:%d;", ws.WarehouseID, ws.Stock, ws.ReservedStock)
-			}
-		}
-		return b.String()
-	}
-	for _, n := range []int{0, 1, 2, 3, 4, 5, 17, -9, 1 << 40} {
-		warehouses := []stock.WarehouseStock{
-			{WarehouseID: 9, StockAvailableForSale: n%2 == 0, Stock: n, ReservedStock: n / 2},
-			{WarehouseID: 3, StockAvailableForSale: true, Stock: n % 4, ReservedStock: 0},
-		}
-		f := ArticleStock{Figures: stock.FiguresOf(warehouses, n%3)}
-		if got, want := encodeFigures(f), spelt(f); got != want {
-			t.Fatalf("n=%d: got %q, want %q", n, got, want)
-		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/shopstock/inventory/domain/access"
+	"github.com/shopstock/inventory/domain/event"
+
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/ports"
 )
@@ -35,8 +37,8 @@ func (a *App) ReadEvents(ctx context.Context, after int64, limit int, types []st
 		return FeedPage{}, errs.InvalidFields(errs.FieldError{Property: "limit", Message: "must be an integer from 1 to 1000"})
 	}
 	for _, t := range types {
-		if !slices.Contains(ports.EventTypes, t) {
-			return FeedPage{}, errs.InvalidFields(errs.FieldError{Property: "type", Message: "unknown event type \"" + t + "\"; allowed: " + strings.Join(ports.EventTypes, ", ")})
+		if !slices.Contains(event.Types, t) {
+			return FeedPage{}, errs.InvalidFields(errs.FieldError{Property: "type", Message: "unknown event type \"" + t + "\"; allowed: " + strings.Join(event.Types, ", ")})
 		}
 	}
 	page := FeedPage{Last: after}

@@ -2,8 +2,9 @@ package application
 
 import (
 	"context"
-	"strings"
 	"time"
+
+	"github.com/shopstock/inventory/domain/event"
 
 	"github.com/shopstock/inventory/domain/catalog"
 	"github.com/shopstock/inventory/domain/order"
@@ -26,7 +27,8 @@ type tracker struct {
 	ordersAdded   []int64
 	warehouses    map[int64]*warehouse.Warehouse
 	forSaleBefore map[int64]bool
-	batch         *Cause
+	batch         *event.Cause
+	noEvents      bool
 }
 
 func newTracker(s ports.Store) *tracker {
@@ -177,16 +179,7 @@ type trackedIdempotency struct {
 func (r trackedIdempotency) Claim(ctx context.Context, key, endpoint, fingerprint string, at time.Time) (*ports.StoredBatch, error) {
 	stored, err := r.IdempotencyStore.Claim(ctx, key, endpoint, fingerprint, at)
 	if err == nil && stored == nil {
-		r.t.batch = &Cause{Type: causeOfEndpoint(endpoint), IdempotencyKey: key}
+		r.t.batch = &event.Cause{Type: event.CauseOfEndpoint(endpoint), IdempotencyKey: key}
 	}
 	return stored, err
-}
-
-// causeOfEndpoint names the cause of a keyed request by its endpoint: the
-// batch endpoints are their own cause types; both import modes are "import".
-func causeOfEndpoint(endpoint string) string {
-	if strings.HasPrefix(endpoint, "stock/import/") {
-		return CauseImport
-	}
-	return endpoint
 }

@@ -1,14 +1,12 @@
 package application
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 
-	"github.com/shopstock/inventory/domain/stock"
+	"github.com/shopstock/inventory/domain/event"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -24,36 +22,12 @@ import (
 // touched it, and one whose "below the reorder point" turned true gets
 // stock.low. So no use case spells an event, and none needs a "before" read.
 
-// Cause types of stock.changed (extensions E1).
-const (
-	CauseStockSet         = "stock/set"
-	CauseStockChange      = "stock/change"
-	CauseStockRelocate    = "stock/relocate"
-	CauseOrdersShip       = "orders/ship"
-	CauseOrderDetailsShip = "orderDetails/ship"
-	CauseOrdersCreate     = "orders/create"
-	CauseOrdersUpdate     = "orders/update"
-	CausePickingList      = "pickingList"
-	CauseReturns          = "returns"
-	CauseImport           = "import"
-	// CauseWarehousesUpdate: a warehouse's stockAvailableForSale changed,
-	// which changes the figures of every product stored there.
-	CauseWarehousesUpdate = "warehouses/update"
-)
-
-// Cause is why stock changed, as stock.changed tells it.
-type Cause struct {
-	Type           string
-	IdempotencyKey string
-	OrderID        int64
-}
-
 type causeKey struct{}
 
 // WithCause names the cause of what the next Write with this context
 // changes. Batches need not call it: their idempotency key and endpoint name
 // the cause already. Other use cases attach theirs in one line.
-func WithCause(ctx context.Context, c Cause) context.Context {
+func WithCause(ctx context.Context, c event.Cause) context.Context {
 	return context.WithValue(ctx, causeKey{}, c)
 }
 
@@ -61,6 +35,8 @@ func WithCause(ctx context.Context, c Cause) context.Context {
 type eventingUoW struct {
 	ports.UnitOfWork
 	clock ports.Clock
+	// noEvents keeps the snapshots and records no events (WithoutEvents).
+	noEvents bool
 	// afterRecord, when set, runs after the events are recorded and before
 	// the transaction commits: tests use it to make commits slow.
 	afterRecord func(ctx context.Context)
@@ -69,6 +45,7 @@ type eventingUoW struct {
 func (u *eventingUoW) Write(ctx context.Context, fn func(ctx context.Context, s ports.Store) error) error {
 	return u.UnitOfWork.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		t := newTracker(s)
+		t.noEvents = u.noEvents
 		if err := fn(ctx, t); err != nil {
 			return err
 		}
@@ -83,28 +60,14 @@ func (u *eventingUoW) Write(ctx context.Context, fn func(ctx context.Context, s 
 	})
 }
 
-// cause is the cause the use case named, else the one its writes tell.
-func (t *tracker) cause(ctx context.Context, flagChanged bool) Cause {
-	c, named := ctx.Value(causeKey{}).(Cause)
-	switch {
-	case named:
-	case t.batch != nil:
-		c = *t.batch
-	case len(t.ordersAdded) > 0:
-		c = Cause{Type: CauseOrdersCreate}
-	case flagChanged:
-		c = Cause{Type: CauseWarehousesUpdate}
-	default:
-		c = Cause{Type: CauseOrdersUpdate}
+// cause is the cause of the transaction's changes (event.CauseOf).
+func (t *tracker) cause(ctx context.Context, flagChanged bool) event.Cause {
+	w := event.Writes{Batch: t.batch, OrdersCreated: len(t.ordersAdded) > 0, ForSaleChanged: flagChanged,
+		Orders: slices.Concat(t.ordersAdded, slices.Collect(maps.Keys(t.ordersSaved)))}
+	if c, named := ctx.Value(causeKey{}).(event.Cause); named {
+		w.Named = &c
 	}
-	// A change that concerns one order names it, whatever its kind.
-	if c.OrderID == 0 {
-		ids := slices.Concat(t.ordersAdded, slices.Collect(maps.Keys(t.ordersSaved)))
-		if ids = slices.Compact(slices.Sorted(slices.Values(ids))); len(ids) == 1 {
-			c.OrderID = ids[0]
-		}
-	}
-	return c
+	return event.CauseOf(w)
 }
 
 // record compares the figures of the touched products with their
@@ -141,12 +104,15 @@ func (t *tracker) record(ctx context.Context, clock ports.Clock) (bool, error) {
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(t.ordersSaved)) {
+		if t.noEvents {
+			break
+		}
 		o := t.ordersSaved[id]
 		before, ok := t.statusBefore[id]
 		if !ok || before == o.Status() {
 			continue
 		}
-		events = append(events, newEvent(ports.EventOrderStatusChanged, orderStatusChangedData{
+		events = append(events, newEvent(event.OrderStatusChanged, orderStatusChangedData{
 			OrderID: o.ID(), Number: o.Number(), Status: string(o.Status()), PreviousStatus: string(before),
 		}))
 	}
@@ -157,8 +123,8 @@ func (t *tracker) record(ctx context.Context, clock ports.Clock) (bool, error) {
 }
 
 // stockEvents compares the touched products' figures with their snapshots
-// and returns the events and the snapshots that changed.
-func (t *tracker) stockEvents(ctx context.Context, cause Cause) ([]ports.NewEvent, []ports.StockSnapshot, error) {
+// (event.Compare) and returns the events and the snapshots that changed.
+func (t *tracker) stockEvents(ctx context.Context, cause event.Cause) ([]ports.NewEvent, []ports.StockSnapshot, error) {
 	ids := slices.Sorted(maps.Keys(t.articles))
 	// The snapshots are locked before the figures are read: a transaction
 	// touching the same product waits here until this one commits, and
@@ -167,55 +133,30 @@ func (t *tracker) stockEvents(ctx context.Context, cause Cause) ([]ports.NewEven
 	if err != nil {
 		return nil, nil, err
 	}
-	snapshots := locked.Snapshots
-	figures := figuresOf(locked.Articles, locked.Stock, locked.Outstanding)
 	var events []ports.NewEvent
 	var changed []ports.StockSnapshot
-	for _, f := range figures {
+	for _, f := range figuresOf(locked.Articles, locked.Stock, locked.Outstanding) {
 		id := f.Article.ID()
-		before := snapshots[id]
-		if before.Figures == "" {
-			before.Figures = encodeFigures(ArticleStock{}) // new to the feed: nothing, not below
+		stored := locked.Snapshots[id]
+		before := event.Snapshot{Figures: stored.Figures, Below: stored.Below}
+		now := event.SnapshotOf(f.Figures, f.BelowReorderPoint())
+		stockChanged, low := event.Compare(before, now)
+		if t.noEvents {
+			stockChanged, low = false, false
 		}
-		now := ports.StockSnapshot{ArticleDetailID: id, Figures: encodeFigures(f), Below: f.BelowReorderPoint()}
-		if now.Figures != before.Figures {
-			events = append(events, newEvent(ports.EventStockChanged, stockChangedData{
+		if stockChanged {
+			events = append(events, newEvent(event.StockChanged, stockChangedData{
 				ArticleDetailData: ArticleDetailDataOf(f), Cause: causeData{Type: cause.Type, IdempotencyKey: nullIfZero(cause.IdempotencyKey), OrderID: nullIfZero(cause.OrderID)},
 			}))
 		}
-		if now.Below && !before.Below {
-			events = append(events, newEvent(ports.EventStockLow, stockLowData{
+		if low {
+			events = append(events, newEvent(event.StockLow, stockLowData{
 				ArticleDetailID: id, ArticleDetailNumber: f.Article.Number(), AvailableStock: f.AvailableStock, ReorderPoint: f.Article.ReorderPoint(),
 			}))
 		}
-		if now != snapshots[id] {
-			changed = append(changed, now)
+		if now != before {
+			changed = append(changed, ports.StockSnapshot{ArticleDetailID: id, Figures: now.Figures, Below: now.Below})
 		}
 	}
 	return events, changed, nil
-}
-
-// encodeFigures spells the figures that stock.changed watches, canonically:
-// warehouses in id order, those holding nothing left out (a default mapping
-// of 0 pieces changes no figure).
-func encodeFigures(f ArticleStock) string {
-	b := make([]byte, 0, 64)
-	for i, n := range []int{f.PhysicalStock, f.PhysicalStockForSale, f.ReservedStock, f.AvailableStock} {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(n), 10)
-	}
-	b = append(b, '|')
-	ws := slices.Clone(f.Warehouses)
-	slices.SortFunc(ws, func(a, b stock.WarehouseStock) int { return cmp.Compare(a.WarehouseID, b.WarehouseID) })
-	for _, w := range ws {
-		if w.Stock != 0 || w.ReservedStock != 0 {
-			b = strconv.AppendInt(b, w.WarehouseID, 10)
-			b = strconv.AppendInt(append(b, ':'), int64(w.Stock), 10)
-			b = strconv.AppendInt(append(b, ':'), int64(w.ReservedStock), 10)
-			b = append(b, ';')
-		}
-	}
-	return string(b)
 }

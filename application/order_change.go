@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/shopstock/inventory/domain/access"
+	"github.com/shopstock/inventory/domain/event"
+
 	"github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
@@ -17,7 +19,7 @@ func (a *App) ChangeOrder(ctx context.Context, ref OrderRef, changes order.Chang
 		return nil, err
 	}
 	var out *order.Order
-	ctx = WithCause(ctx, Cause{Type: CauseOrdersUpdate})
+	ctx = WithCause(ctx, event.Cause{Type: event.CauseOrdersUpdate})
 	err := a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		o, err := ref.load(ctx, s.Orders())
 		if err != nil {

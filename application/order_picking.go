@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/shopstock/inventory/domain/access"
+	"github.com/shopstock/inventory/domain/event"
+
 	"github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
@@ -47,7 +49,7 @@ func (a *App) ReleasePickingList(ctx context.Context, ref OrderRef) (PickingList
 // it makes, and saves both.
 func (a *App) pickingWrite(ctx context.Context, ref OrderRef, op func(ctx context.Context, s ports.Store, o *order.Order) (stock.Operation, error)) (PickingList, error) {
 	var out PickingList
-	ctx = WithCause(ctx, Cause{Type: CausePickingList})
+	ctx = WithCause(ctx, event.Cause{Type: event.CausePickingList})
 	err := a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		o, err := ref.load(ctx, s.Orders())
 		if err != nil {

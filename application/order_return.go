@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/shopstock/inventory/domain/access"
+	"github.com/shopstock/inventory/domain/event"
+
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/domain/stock"
@@ -31,7 +33,7 @@ func (a *App) ReturnOrder(ctx context.Context, meta BatchMeta, ref OrderRef, req
 	if err := permit(ctx, access.ManageOrders); err != nil {
 		return BatchOutcome{}, err
 	}
-	ctx = WithCause(ctx, Cause{Type: CauseReturns, IdempotencyKey: meta.Key})
+	ctx = WithCause(ctx, event.Cause{Type: event.CauseReturns, IdempotencyKey: meta.Key})
 	return a.idempotent(ctx, meta, func(ctx context.Context, s ports.Store, now time.Time) ([]byte, error) {
 		o, err := ref.load(ctx, s.Orders())
 		if err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/shopstock/inventory/domain/access"
+	"github.com/shopstock/inventory/domain/event"
+
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/domain/stock"
@@ -18,7 +20,7 @@ func (a *App) ShipOrder(ctx context.Context, ref OrderRef, from *stock.Warehouse
 	if err := permit(ctx, access.ShipOrders); err != nil {
 		return err
 	}
-	ctx = WithCause(ctx, Cause{Type: CauseOrdersShip})
+	ctx = WithCause(ctx, event.Cause{Type: event.CauseOrdersShip})
 	return a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		// The order row lock comes first (before the stock load locks
 		// products): it serialises concurrent shipments of one order, so the

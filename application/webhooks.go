@@ -46,7 +46,7 @@ func (a *App) CreateWebhook(ctx context.Context, in WebhookInput) (id int64, sec
 		enabled = *in.Enabled
 	}
 	secret = newSecret()
-	w, err := webhook.New(url, events, description, enabled, secret, ports.EventTypes, a.clock.Now())
+	w, err := webhook.New(url, events, description, enabled, secret, a.clock.Now())
 	if err != nil {
 		return 0, "", err
 	}
@@ -92,7 +92,7 @@ func (a *App) UpdateWebhook(ctx context.Context, id int64, in WebhookInput) erro
 			return err
 		}
 		p := webhook.Patch{URL: in.URL, Events: in.Events, Description: in.Description, Enabled: in.Enabled}
-		if err := w.Apply(p, ports.EventTypes); err != nil {
+		if err := w.Apply(p); err != nil {
 			return err
 		}
 		return s.Webhooks().Save(ctx, w)

@@ -8,16 +8,6 @@ import (
 	"github.com/shopstock/inventory/domain/stock"
 )
 
-// Event types (extensions E1).
-const (
-	EventStockChanged       = "stock.changed"
-	EventStockLow           = "stock.low"
-	EventOrderStatusChanged = "order.statusChanged"
-)
-
-// EventTypes lists every event type, for validation and documentation.
-var EventTypes = []string{EventStockChanged, EventStockLow, EventOrderStatusChanged}
-
 // NewEvent is an event recorded in the transaction that caused it; Data is
 // its JSON payload.
 type NewEvent struct {

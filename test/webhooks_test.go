@@ -512,3 +512,38 @@ func TestWebhookDispatchersOnSeveralInstancesMakeEachAttemptOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestWebhookDeliveriesFollowWhatEachWebhookReceives: an event is queued
+// for exactly the webhooks that receive its type when it is recorded: none
+// for a disabled webhook, the new types after a change of events.
+func TestWebhookDeliveriesFollowWhatEachWebhookReceives(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		f := ohSetup(t, databaseURL)
+		env := f.env
+		changed, _ := whCreate(t, env, map[string]any{"url": "https://shop.example/changed", "events": []string{"stock.changed"}})
+		status, _ := whCreate(t, env, map[string]any{"url": "https://shop.example/status", "events": []string{"order.statusChanged"}})
+		count := func(id int64) int { return len(whDeliveries(t, env, id)) }
+
+		f.put(t, f.art1, ohWarehouse(f.main), 4)
+		if c, s := count(changed), count(status); c != 1 || s != 0 {
+			t.Fatalf("after a stock change: %d and %d deliveries, want 1 and 0", c, s)
+		}
+		ohOK(t, env.Do(t, http.MethodPut, fmt.Sprintf("/api/webhooks/%d", changed), map[string]any{"enabled": false}))
+		f.put(t, f.art1, ohWarehouse(f.main), 5)
+		if c := count(changed); c != 1 {
+			t.Fatalf("a disabled webhook got a delivery: %d", c)
+		}
+		ohOK(t, env.Do(t, http.MethodPut, fmt.Sprintf("/api/webhooks/%d", status), map[string]any{"events": []string{"stock.changed", "order.statusChanged"}}))
+		ohOK(t, env.Do(t, http.MethodPut, fmt.Sprintf("/api/webhooks/%d", changed), map[string]any{"enabled": true}))
+		f.put(t, f.art1, ohWarehouse(f.main), 6)
+		if c, s := count(changed), count(status); c != 2 || s != 1 {
+			t.Fatalf("after re-enabling and a change of events: %d and %d deliveries, want 2 and 1", c, s)
+		}
+		ohOK(t, env.Do(t, http.MethodDelete, fmt.Sprintf("/api/webhooks/%d", changed), nil))
+		f.put(t, f.art1, ohWarehouse(f.main), 7)
+		if s := count(status); s != 2 {
+			t.Fatalf("after deleting the other webhook: %d deliveries, want 2", s)
+		}
+	})
+}

@@ -19,12 +19,11 @@ type articleRow struct {
 	ReorderPoint int    `bun:"reorder_point"`
 }
 
-// belowReorderPointSQL is catalog.ArticleDetail.BelowReorderPoint over the
-// availableStock of application.articleFigures, spelled in SQL so that a
-// list can filter by it; test/reorder_point_test.go checks that both agree.
-const belowReorderPointSQL = `(a.reorder_point > 0 AND COALESCE((SELECT SUM(t.stock) FROM stock_totals AS t
-JOIN warehouses AS w ON w.id = t.warehouse_id
-WHERE t.article_detail_id = a.id AND w.stock_available_for_sale), 0) - ` + outstandingSQL + ` < a.reorder_point)`
+// belowReorderPointSQL reads whether a product is below its reorder point
+// as the domain decided it when its figures last changed (the snapshot the
+// change feed keeps, written in the same transaction as the change); a
+// product without one has never had stock, orders or a reorder point.
+const belowReorderPointSQL = `COALESCE((SELECT ss.below FROM stock_snapshots AS ss WHERE ss.article_detail_id = a.id), FALSE)`
 
 var articleColumns = columns{
 	"articleDetail.id": "a.id", "articleDetail.number": "a.number", "articleDetail.name": "a.name",

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shopstock/inventory/domain/event"
+
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 
@@ -73,48 +75,51 @@ type lockedSnapshotRow struct {
 	ReorderPoint    int    `bun:"reorder_point"`
 }
 
-// lockedSnapshotsSQL reads the snapshots with their products (SQLite;
-// PostgreSQL's is the function inventory_lock_snapshots).
+// lockedSnapshotsSQL reads the snapshots with their products, in id order;
+// PostgreSQL locks them with it (lockSnapshotsPostgres).
 const lockedSnapshotsSQL = `SELECT ss.article_detail_id, ss.figures, ss.below, a.number, a.name, a.reorder_point
 FROM stock_snapshots AS ss JOIN article_details AS a ON a.id = ss.article_detail_id
 WHERE ss.article_detail_id ` + inIDsMarker + ` ORDER BY ss.article_detail_id`
 
+var (
+	lockSnapshotsPostgres = strings.ReplaceAll(lockedSnapshotsSQL, inIDsMarker, "= ANY(?::bigint[])") + " FOR UPDATE OF ss"
+	stockOfPostgres       = strings.ReplaceAll(stockOfSQL, inIDsMarker, "= ANY(?::bigint[])")
+)
+
 // lockedSnapshots reads the snapshots, locked, and then what the figures
-// are made of. On PostgreSQL that is one call of inventory_lock_snapshots,
-// in one round trip with whatever execSoon holds before it (the batch's
-// writes): the lock, FOR UPDATE of the snapshots (the products are locked
-// by their writers already), is a statement of its own in the function, so
-// the figures' statement starts after it was granted and reads what the
-// previous holder committed. SQLite's immediate transaction holds the
-// whole database already.
+// are made of. On PostgreSQL the two are statements of one round trip,
+// sent with whatever execSoon holds before them (the batch's writes): the
+// lock, FOR UPDATE of the snapshots (the products are locked by their
+// writers already), is the first, so the figures' statement starts after
+// it was granted and reads what the previous holder committed. SQLite's
+// immediate transaction holds the whole database already.
 func (r events) lockedSnapshots(ctx context.Context, ids []int64) ([]lockedSnapshotRow, stockOf, error) {
 	stockOf := newStockOf(len(ids))
 	if r.s.db.postgres && r.s.conn != nil {
-		results, err := r.s.queryAfterPending(ctx, []string{"SELECT * FROM inventory_lock_snapshots(?::bigint[])"}, pgdialect.Array(ids))
+		results, err := r.s.queryAfterPending(ctx, []string{lockSnapshotsPostgres, stockOfPostgres},
+			pgdialect.Array(ids), pgdialect.Array(ids), pgdialect.Array(ids))
 		if err != nil {
 			return nil, stockOf, err
 		}
 		out := make([]lockedSnapshotRow, 0, len(ids))
 		for _, row := range results[0].Rows {
-			if len(row) != 9 {
+			if len(row) != 6 {
 				return nil, stockOf, fmt.Errorf("snapshots: a row of %d columns", len(row))
 			}
-			if string(row[0]) != "s" {
-				// kind, product, warehouse, code, stockAvailableForSale, stock, reserved
-				if err := stockOf.addText([][]byte{row[0], row[1], row[2], row[3], row[6], row[7], row[8]}); err != nil {
-					return nil, stockOf, err
-				}
-				continue
-			}
-			id, err1 := strconv.ParseInt(string(row[1]), 10, 64)
-			reorderPoint, err2 := strconv.Atoi(string(row[7]))
+			id, err1 := strconv.ParseInt(string(row[0]), 10, 64)
+			reorderPoint, err2 := strconv.Atoi(string(row[5]))
 			if err := errors.Join(err1, err2); err != nil {
 				return nil, stockOf, fmt.Errorf("snapshots: %w", err)
 			}
 			out = append(out, lockedSnapshotRow{
-				ArticleDetailID: id, Figures: string(row[3]), Below: string(row[6]) == "t",
-				Number: string(row[4]), Name: string(row[5]), ReorderPoint: reorderPoint,
+				ArticleDetailID: id, Figures: string(row[1]), Below: string(row[2]) == "t",
+				Number: string(row[3]), Name: string(row[4]), ReorderPoint: reorderPoint,
 			})
+		}
+		for _, row := range results[1].Rows {
+			if err := stockOf.addText(row); err != nil {
+				return nil, stockOf, err
+			}
 		}
 		return out, stockOf, nil
 	}
@@ -266,14 +271,17 @@ func (r events) Record(ctx context.Context, snapshots []ports.StockSnapshot, evs
 // recordSeparator separates the events' data in a row of several.
 const recordSeparator = 0x1e
 
-// recordPostgres adds no round trip: its statement waits in execSoon and
-// goes with the COMMIT (DB.attemptPostgres), so that the span holding the
-// feed lock is one round trip. The statement is a call of
-// inventory_record_events (its migration says what it runs, in which
-// order, and why the webhooks it reads are current). The events travel,
-// and are stored as one row (eventRow), as two texts: the types joined by
-// commas, the data (JSON each) by the ASCII record separator, which JSON
-// text never holds unescaped.
+// recordPostgres adds no round trip: its statements wait in execSoon and
+// go with the COMMIT (DB.attemptPostgres), so that the span holding the
+// feed lock is one round trip. They run in this order: the snapshots'
+// update, outside the span that holds the feed lock; the feed counter's
+// update, whose row lock orders the recording transactions by commit (see
+// takePositions), with the events as one row from the first of its
+// positions; then the deliveries, in a statement that starts after the feed
+// lock was granted and so sees every webhook change committed before. The
+// events travel, and are stored, as two texts: the types joined by commas,
+// the data (JSON each) by the ASCII record separator, which JSON text never
+// holds unescaped.
 func (r events) recordPostgres(ctx context.Context, snapshots []ports.StockSnapshot, evs []ports.NewEvent, at time.Time) error {
 	ids, figures, below := make([]int64, len(snapshots)), make([]string, len(snapshots)), make([]bool, len(snapshots))
 	for i, s := range snapshots {
@@ -283,7 +291,7 @@ func (r events) recordPostgres(ctx context.Context, snapshots []ports.StockSnaps
 	for _, e := range evs {
 		size += len(e.Data) + 1
 	}
-	types := make([]byte, 0, len(evs)*len(ports.EventStockChanged))
+	types := make([]byte, 0, len(evs)*len(event.StockChanged))
 	data := make([]byte, 0, size)
 	for i, e := range evs {
 		if bytes.IndexByte(e.Data, recordSeparator) >= 0 {
@@ -294,8 +302,25 @@ func (r events) recordPostgres(ctx context.Context, snapshots []ports.StockSnaps
 		}
 		types, data = append(types, e.Type...), append(data, e.Data...)
 	}
-	return r.s.execSoon(ctx, "SELECT inventory_record_events(?::bigint[], ?::text[], ?::boolean[], ?, ?::timestamptz, ?, ?)",
-		pgdialect.Array(ids), pgdialect.Array(figures), pgdialect.Array(below), len(evs), at.UTC(), longText(types), longText(data))
+	if len(snapshots) > 0 {
+		if err := r.s.execSoon(ctx, `UPDATE stock_snapshots AS s SET figures = v.figures, below = v.below
+FROM unnest(?::bigint[], ?::text[], ?::boolean[]) AS v(id, figures, below)
+WHERE s.article_detail_id = v.id`, pgdialect.Array(ids), pgdialect.Array(figures), pgdialect.Array(below)); err != nil {
+			return err
+		}
+	}
+	if len(evs) == 0 {
+		return nil
+	}
+	n := len(evs)
+	return r.s.execSoon(ctx, `WITH taken AS (UPDATE event_feed SET value = value + ? WHERE name = 'last' RETURNING value)
+INSERT INTO events (id, n, type, created_at, data) SELECT value - ? + 1, ?, ?, ?::timestamptz, ? FROM taken;
+INSERT INTO webhook_deliveries (webhook_id, event_id, type, status, next_attempt_at, created_at)
+SELECT s.webhook_id, f.value - ? + e.ord, e.type, 'pending', clock_timestamp(), clock_timestamp()
+FROM event_feed AS f, string_to_table(?, ',') WITH ORDINALITY AS e(type, ord)
+JOIN webhook_subscriptions AS s ON s.event_type = e.type
+WHERE f.name = 'last'
+ORDER BY s.webhook_id, e.ord`, n, n, n, longText(types), at.UTC(), longText(data), n, longText(types))
 }
 
 // appendAtInsert is the broken design the feed test must catch: positions
@@ -311,15 +336,13 @@ func (r events) appendAtInsert(ctx context.Context, evs []ports.NewEvent, at tim
 	return r.fanOut(ctx, rows)
 }
 
-// fanOut queues the deliveries of the new events. It reads the webhooks
-// while holding the feed lock, which webhook changes take too: a webhook
-// gets exactly the events that commit after its creation while it is enabled.
+// fanOut queues the deliveries of the new events to the webhooks that are
+// to be sent their types (webhook_subscriptions). It reads them while
+// holding the feed lock, which webhook changes take too: a webhook gets
+// exactly the events that commit after its creation while it is enabled.
 func (r events) fanOut(ctx context.Context, rows []eventRow) error {
-	var hooks []struct {
-		ID     int64  `bun:"id"`
-		Events string `bun:"events"`
-	}
-	if err := r.s.idb.NewSelect().TableExpr("webhooks").Column("id", "events").Where("enabled").Scan(ctx, &hooks); err != nil || len(hooks) == 0 {
+	var subs []subscriptionRow
+	if err := r.s.idb.NewSelect().Model(&subs).Order("webhook_id").Scan(ctx); err != nil || len(subs) == 0 {
 		return err
 	}
 	now, err := r.s.dbNow(ctx)
@@ -327,12 +350,11 @@ func (r events) fanOut(ctx context.Context, rows []eventRow) error {
 		return err
 	}
 	var deliveries []deliveryRow
-	for _, h := range hooks {
-		types := strings.Split(h.Events, ",")
+	for _, sub := range subs {
 		for _, e := range rows {
-			if slices.Contains(types, e.Type) {
+			if e.Type == sub.EventType {
 				deliveries = append(deliveries, deliveryRow{
-					WebhookID: h.ID, EventID: e.ID, Type: e.Type, Status: ports.DeliveryPending,
+					WebhookID: sub.WebhookID, EventID: e.ID, Type: e.Type, Status: ports.DeliveryPending,
 					NextAttemptAt: &now, CreatedAt: now,
 				})
 			}

@@ -2,11 +2,8 @@ package bunstore
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strconv"
-
-	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
@@ -16,8 +13,7 @@ type figures struct{ s *store }
 
 func (s *store) Figures() ports.FigureReader { return figures{s} }
 
-// stockOfSQL (SQLite; PostgreSQL's is the function inventory_stock_of, which
-// keeps its plan) reads the stock per warehouse from stock_totals, which
+// stockOfSQL reads the stock per warehouse from stock_totals, which
 // triggers on stock_mappings keep (see its migration), and what orders still
 // have to ship, in one statement: kind 'w' rows are warehouses, kind 'o'
 // rows the outstanding quantity.
@@ -77,20 +73,11 @@ func (r figures) StockOf(ctx context.Context, ids []int64) (map[int64][]stock.Wa
 		return out.stocks, out.outstanding, nil
 	}
 	// Scanned column by column: a batch reads a few hundred of these.
-	var rows *sql.Rows
-	var err error
-	if r.s.db.postgres {
-		rows, err = r.s.idb.QueryContext(ctx, "SELECT * FROM inventory_stock_of(?::bigint[])", pgdialect.Array(ids))
-	} else {
-		var done func()
-		rows, done, err = r.s.queryIDs(ctx, stockOfSQL, ids)
-		if err == nil {
-			defer done()
-		}
-	}
+	rows, done, err := r.s.queryIDs(ctx, stockOfSQL, ids)
 	if err != nil {
 		return nil, nil, err
 	}
+	defer done()
 	defer rows.Close()
 	for rows.Next() {
 		var kind, code string
@@ -103,12 +90,6 @@ func (r figures) StockOf(ctx context.Context, ids []int64) (map[int64][]stock.Wa
 	}
 	return out.stocks, out.outstanding, rows.Err()
 }
-
-// outstandingSQL is what a product's positions still have to ship, as a
-// correlated subquery over the product in a.id: the sum of what the domain
-// stored per position (order.Order.Outstanding).
-const outstandingSQL = `COALESCE((SELECT SUM(od.outstanding) FROM order_details AS od
-WHERE od.article_detail_id = a.id AND od.outstanding > 0), 0)`
 
 func (r figures) ArticlesInWarehouse(ctx context.Context, warehouseID int64) ([]int64, error) {
 	var ids []int64

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopstock/inventory/domain/event"
+
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/shopstock/inventory/ports"
@@ -289,9 +291,9 @@ func TestEventsJoinedAtTheSeparatorComeBackAsWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	evs := []ports.NewEvent{
-		{Type: ports.EventStockChanged, Data: []byte(`{"name":"it's, a \"quote\" ? and \\ back"}`)},
-		{Type: ports.EventStockLow, Data: []byte(`{"name":"Größe ½ – 日本, \u001e escaped"}`)},
-		{Type: ports.EventOrderStatusChanged, Data: []byte(`{}`)},
+		{Type: event.StockChanged, Data: []byte(`{"name":"it's, a \"quote\" ? and \\ back"}`)},
+		{Type: event.StockLow, Data: []byte(`{"name":"Größe ½ – 日本, \u001e escaped"}`)},
+		{Type: event.OrderStatusChanged, Data: []byte(`{}`)},
 	}
 	if err := db.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		return s.Events().Record(ctx, nil, evs, time.Now())
@@ -314,7 +316,7 @@ func TestEventsJoinedAtTheSeparatorComeBackAsWritten(t *testing.T) {
 		}
 	}
 	err = db.Write(ctx, func(ctx context.Context, s ports.Store) error {
-		return s.Events().Record(ctx, nil, []ports.NewEvent{{Type: ports.EventStockChanged, Data: []byte("{\"a\":1}\x1e{\"b\":2}")}}, time.Now())
+		return s.Events().Record(ctx, nil, []ports.NewEvent{{Type: event.StockChanged, Data: []byte("{\"a\":1}\x1e{\"b\":2}")}}, time.Now())
 	})
 	if err == nil || !strings.Contains(err.Error(), "record separator") {
 		t.Fatalf("Record of data with a raw separator = %v, want it refused", err)
@@ -342,9 +344,9 @@ func TestFeedReadsEventsOutOfRowsOfSeveral(t *testing.T) {
 				t.Fatal(err)
 			}
 			transactions := [][]ports.NewEvent{
-				{{Type: ports.EventStockChanged, Data: []byte(`{"a":1}`)}, {Type: ports.EventStockLow, Data: []byte(`{"a":2}`)}, {Type: ports.EventStockChanged, Data: []byte(`{"b":3}`)}},
-				{{Type: ports.EventOrderStatusChanged, Data: []byte(`{"o":4}`)}},
-				{{Type: ports.EventStockChanged, Data: []byte(`{"c":5}`)}, {Type: ports.EventStockChanged, Data: []byte(`{"d":6}`)}},
+				{{Type: event.StockChanged, Data: []byte(`{"a":1}`)}, {Type: event.StockLow, Data: []byte(`{"a":2}`)}, {Type: event.StockChanged, Data: []byte(`{"b":3}`)}},
+				{{Type: event.OrderStatusChanged, Data: []byte(`{"o":4}`)}},
+				{{Type: event.StockChanged, Data: []byte(`{"c":5}`)}, {Type: event.StockChanged, Data: []byte(`{"d":6}`)}},
 			}
 			var all []ports.NewEvent
 			for _, evs := range transactions {
@@ -355,7 +357,7 @@ func TestFeedReadsEventsOutOfRowsOfSeveral(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			for _, types := range [][]string{nil, {ports.EventStockChanged}, {ports.EventStockLow, ports.EventOrderStatusChanged}} {
+			for _, types := range [][]string{nil, {event.StockChanged}, {event.StockLow, event.OrderStatusChanged}} {
 				for after := 0; after <= len(all); after++ {
 					for limit := 1; limit <= len(all)+1; limit++ {
 						var want []string

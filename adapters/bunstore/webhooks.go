@@ -35,6 +35,14 @@ func (row *webhookRow) webhook() *webhook.Webhook {
 	return webhook.UnmarshalWebhookFromDatabase(row.ID, row.URL, strings.Split(row.Events, ","), row.Description, row.Enabled, row.Secret, row.CreatedAt.UTC())
 }
 
+// subscriptionRow is one event type a webhook is to be sent.
+type subscriptionRow struct {
+	bun.BaseModel `bun:"table:webhook_subscriptions"`
+
+	EventType string `bun:"event_type"`
+	WebhookID int64  `bun:"webhook_id"`
+}
+
 type deliveryRow struct {
 	bun.BaseModel `bun:"table:webhook_deliveries,alias:d"`
 
@@ -102,7 +110,7 @@ func (r webhooks) Add(ctx context.Context, w *webhook.Webhook) error {
 		return err
 	}
 	w.Assign(row.ID)
-	return nil
+	return r.saveReceives(ctx, w)
 }
 
 func (r webhooks) Get(ctx context.Context, id int64) (*webhook.Webhook, error) {
@@ -117,7 +125,27 @@ func (r webhooks) Save(ctx context.Context, w *webhook.Webhook) error {
 	if err := r.s.lockFeed(ctx); err != nil {
 		return err
 	}
-	_, err := r.s.idb.NewUpdate().Model(toWebhookRow(w)).WherePK().ExcludeColumn("id", "created_at").Exec(ctx)
+	if _, err := r.s.idb.NewUpdate().Model(toWebhookRow(w)).WherePK().ExcludeColumn("id", "created_at").Exec(ctx); err != nil {
+		return err
+	}
+	return r.saveReceives(ctx, w)
+}
+
+// saveReceives stores the event types the webhook is to be sent
+// (webhook.Webhook.Receives), which recording events looks up by type.
+func (r webhooks) saveReceives(ctx context.Context, w *webhook.Webhook) error {
+	if _, err := r.s.idb.NewDelete().TableExpr("webhook_subscriptions").Where("webhook_id = ?", w.ID()).Exec(ctx); err != nil {
+		return err
+	}
+	types := w.Receives()
+	if len(types) == 0 {
+		return nil
+	}
+	rows := make([]subscriptionRow, len(types))
+	for i, t := range types {
+		rows[i] = subscriptionRow{EventType: t, WebhookID: w.ID()}
+	}
+	_, err := r.s.idb.NewInsert().Model(&rows).Exec(ctx)
 	return err
 }
 
@@ -127,8 +155,10 @@ func (r webhooks) Delete(ctx context.Context, id int64) error {
 	}
 	// Deliveries go explicitly too: SQLite enforces the cascade only with
 	// foreign keys switched on, which a connection may not have.
-	if _, err := r.s.idb.NewDelete().TableExpr("webhook_deliveries").Where("webhook_id = ?", id).Exec(ctx); err != nil {
-		return err
+	for _, table := range []string{"webhook_deliveries", "webhook_subscriptions"} {
+		if _, err := r.s.idb.NewDelete().TableExpr(table).Where("webhook_id = ?", id).Exec(ctx); err != nil {
+			return err
+		}
 	}
 	_, err := r.s.idb.NewDelete().TableExpr("webhooks").Where("id = ?", id).Exec(ctx)
 	return err

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/event"
 )
 
 // SecretPrefix starts every secret, as the Standard Webhooks specification has it.
@@ -38,11 +39,10 @@ type Patch struct {
 	Enabled     *bool
 }
 
-// New validates a subscription. knownTypes are the event types there are;
-// secret is a fresh one (see NewSecret).
-func New(rawURL string, events []string, description string, enabled bool, secret string, knownTypes []string, now time.Time) (*Webhook, error) {
+// New validates a subscription; secret is a fresh one (see NewSecret).
+func New(rawURL string, events []string, description string, enabled bool, secret string, now time.Time) (*Webhook, error) {
 	w := &Webhook{enabled: true, secret: secret, createdAt: now}
-	if err := w.Apply(Patch{URL: &rawURL, Events: &events, Description: &description, Enabled: &enabled}, knownTypes); err != nil {
+	if err := w.Apply(Patch{URL: &rawURL, Events: &events, Description: &description, Enabled: &enabled}); err != nil {
 		return nil, err
 	}
 	return w, nil
@@ -54,7 +54,7 @@ func UnmarshalWebhookFromDatabase(id int64, url string, events []string, descrip
 }
 
 // Apply changes the fields p names, all or nothing.
-func (w *Webhook) Apply(p Patch, knownTypes []string) error {
+func (w *Webhook) Apply(p Patch) error {
 	next := *w
 	var fields []errs.FieldError
 	if p.URL != nil {
@@ -64,7 +64,7 @@ func (w *Webhook) Apply(p Patch, knownTypes []string) error {
 		next.url = *p.URL
 	}
 	if p.Events != nil {
-		if msg := checkEvents(*p.Events, knownTypes); msg != "" {
+		if msg := checkEvents(*p.Events); msg != "" {
 			fields = append(fields, errs.FieldError{Property: "events", Message: msg})
 		}
 		next.events = slices.Compact(slices.Sorted(slices.Values(*p.Events)))
@@ -107,13 +107,13 @@ func checkURL(raw string) string {
 	return ""
 }
 
-func checkEvents(events, knownTypes []string) string {
+func checkEvents(events []string) string {
 	if len(events) == 0 {
 		return "must name at least one event type"
 	}
 	for _, e := range events {
-		if !slices.Contains(knownTypes, e) {
-			return "unknown event type \"" + e + "\"; allowed: " + strings.Join(knownTypes, ", ")
+		if !event.Known(e) {
+			return "unknown event type \"" + e + "\"; allowed: " + strings.Join(event.Types, ", ")
 		}
 	}
 	return ""
@@ -127,9 +127,15 @@ func NewSecret(random [32]byte) string {
 // RotateSecret replaces the secret; the old one signs nothing from now on.
 func (w *Webhook) RotateSecret(secret string) { w.secret = secret }
 
-// Subscribes tells whether the webhook wants events of this type now.
-func (w *Webhook) Subscribes(eventType string) bool {
-	return w.enabled && slices.Contains(w.events, eventType)
+// Receives lists the event types the webhook is to be sent from now on:
+// those it subscribes to while it is enabled, none while it is disabled.
+// Storage keeps this list, so that recording an event finds its webhooks
+// without deciding anything itself.
+func (w *Webhook) Receives() []string {
+	if !w.enabled {
+		return nil
+	}
+	return slices.Clone(w.events)
 }
 
 // Assign records the id storage gave the webhook.

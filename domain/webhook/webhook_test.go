@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +13,7 @@ var types = []string{"stock.changed", "stock.low"}
 
 func TestWebhookRules(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	w, err := New("https://shop.example/hook", []string{"stock.low", "stock.changed", "stock.low"}, " stock ", true, "whsec_x", types, now)
+	w, err := New("https://shop.example/hook", []string{"stock.low", "stock.changed", "stock.low"}, " stock ", true, "whsec_x", now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,24 +34,29 @@ func TestWebhookRules(t *testing.T) {
 		{"control character", "https://shop.example/\x01", types},
 		{"unknown event", "https://shop.example/", []string{"stock.gone"}},
 	} {
-		if _, err := New(tc.url, tc.events, "", true, "s", types, now); errs.KindOf(err) != errs.Invalid {
+		if _, err := New(tc.url, tc.events, "", true, "s", now); errs.KindOf(err) != errs.Invalid {
 			t.Errorf("%s: want invalid, got %v", tc.name, err)
 		}
 	}
-	if _, err := New("https://shop.example/", types, "a\tb", true, "s", types, now); errs.KindOf(err) != errs.Invalid {
+	if _, err := New("https://shop.example/", types, "a\tb", true, "s", now); errs.KindOf(err) != errs.Invalid {
 		t.Errorf("a description with a control character is refused: %v", err)
 	}
 	bad := "nope"
-	if err := w.Apply(Patch{URL: &bad, Enabled: new(bool)}, types); err == nil || !w.Enabled() || w.URL() != "https://shop.example/hook" {
+	if err := w.Apply(Patch{URL: &bad, Enabled: new(bool)}); err == nil || !w.Enabled() || w.URL() != "https://shop.example/hook" {
 		t.Errorf("a failed update changes nothing: %v", err)
 	}
-	if !w.Subscribes("stock.low") || w.Subscribes("order.statusChanged") {
-		t.Errorf("subscribes to its own types")
+	if got := w.Receives(); !slices.Equal(got, []string{"stock.changed", "stock.low"}) {
+		t.Errorf("an enabled webhook receives its own types, got %v", got)
 	}
 	off := false
-	_ = w.Apply(Patch{Enabled: &off}, types)
-	if w.Subscribes("stock.low") {
-		t.Errorf("a disabled webhook subscribes to nothing")
+	_ = w.Apply(Patch{Enabled: &off})
+	if len(w.Receives()) != 0 {
+		t.Errorf("a disabled webhook receives nothing: %v", w.Receives())
+	}
+	on := true
+	_ = w.Apply(Patch{Enabled: &on})
+	if got := w.Receives(); !slices.Equal(got, []string{"stock.changed", "stock.low"}) {
+		t.Errorf("an enabled webhook receives its types, got %v", got)
 	}
 	if s := NewSecret([32]byte{1}); !strings.HasPrefix(s, "whsec_") || len(s) != 6+44 {
 		t.Errorf("secret = %q", s)
