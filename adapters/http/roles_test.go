@@ -1,6 +1,8 @@
 package http
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -8,6 +10,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/shopstock/inventory/domain/access"
+	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/user"
 )
 
@@ -58,5 +61,19 @@ func TestEveryRouteHasAnActionAndEveryActionARoute(t *testing.T) {
 	h.api("PATCH /api/somethingNew", nil)
 	if len(h.unlisted) != 1 || h.unlisted[0] != "PATCH /api/somethingNew" {
 		t.Fatalf("a route without an action is noticed: %v", h.unlisted)
+	}
+}
+
+// A use case's refusal is a 403 in the same body as the route's own check.
+func TestAUseCaseThatRefusesIsA403(t *testing.T) {
+	h, err := NewHandler(nil, zap.NewNop(), Config{}, nil, prometheus.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := httptest.NewRecorder()
+	h.writeError(w, newRequest("GET", "/api/events"), errs.Forbiddenf("forbidden: user %q is a reader, and to manage users needs the admin role", "x"))
+	want := `{"success":false,"message":"forbidden: user \"x\" is a reader, and to manage users needs the admin role"}`
+	if got := strings.TrimSpace(w.Body.String()); w.Code != http.StatusForbidden || got != want {
+		t.Errorf("%d %s, want 403 %s", w.Code, got, want)
 	}
 }
