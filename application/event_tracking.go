@@ -20,11 +20,16 @@ import (
 // its changes record no event.
 type tracker struct {
 	ports.Store
-	articles      map[int64]bool
-	deleted       map[int64]bool
-	statusBefore  map[int64]order.Status
-	ordersSaved   map[int64]*order.Order
-	ordersAdded   []int64
+	articles     map[int64]bool
+	deleted      map[int64]bool
+	statusBefore map[int64]order.Status
+	ordersSaved  map[int64]*order.Order
+	ordersAdded  []int64
+	// stockChanges and demandBefore are what the figures' totals change
+	// by: what the saved working sets wrote, and what each order demanded
+	// when this transaction first read it (none for a new one).
+	stockChanges  []stock.WarehouseTotal
+	demandBefore  map[int64]map[int64]int
 	warehouses    map[int64]*warehouse.Warehouse
 	forSaleBefore map[int64]bool
 	batch         *event.Cause
@@ -34,7 +39,7 @@ type tracker struct {
 func newTracker(s ports.Store) *tracker {
 	return &tracker{
 		Store: s, articles: map[int64]bool{}, deleted: map[int64]bool{},
-		statusBefore: map[int64]order.Status{}, ordersSaved: map[int64]*order.Order{},
+		statusBefore: map[int64]order.Status{}, ordersSaved: map[int64]*order.Order{}, demandBefore: map[int64]map[int64]int{},
 		warehouses: map[int64]*warehouse.Warehouse{}, forSaleBefore: map[int64]bool{},
 	}
 }
@@ -92,6 +97,8 @@ func (r trackedStock) Save(ctx context.Context, ws *stock.WorkingSet) error {
 	for _, id := range ws.ChangedArticles() {
 		r.t.touch(id)
 	}
+	// Before saving: storage gives the new mappings their ids.
+	r.t.stockChanges = append(r.t.stockChanges, ws.TotalsChanges()...)
 	return r.StockRepository.Save(ctx, ws)
 }
 
@@ -100,11 +107,15 @@ type trackedOrders struct {
 	t *tracker
 }
 
-// seen remembers the status an order had when this transaction first read it.
+// seen remembers the status and the demand an order had when this
+// transaction first read it.
 func (r trackedOrders) seen(os ...*order.Order) {
 	for _, o := range os {
 		if _, ok := r.t.statusBefore[o.ID()]; !ok {
 			r.t.statusBefore[o.ID()] = o.Status()
+		}
+		if _, ok := r.t.demandBefore[o.ID()]; !ok {
+			r.t.demandBefore[o.ID()] = o.Demand()
 		}
 	}
 }
@@ -136,6 +147,8 @@ func (r trackedOrders) ByDetailIDs(ctx context.Context, detailIDs []int64) ([]*o
 func (r trackedOrders) Add(ctx context.Context, o *order.Order) error {
 	err := r.OrderRepository.Add(ctx, o)
 	r.t.ordersAdded = append(r.t.ordersAdded, o.ID())
+	r.t.ordersSaved[o.ID()] = o
+	r.t.demandBefore[o.ID()] = map[int64]int{}
 	for _, d := range o.Details() {
 		r.t.touch(d.ArticleDetailID())
 	}

@@ -1,12 +1,14 @@
 package application
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
 	"slices"
 
 	"github.com/shopstock/inventory/domain/event"
+	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -97,9 +99,10 @@ func (t *tracker) record(ctx context.Context, clock ports.Clock) (bool, error) {
 	}
 	var events []ports.NewEvent
 	var snapshots []ports.StockSnapshot
+	var totals []stock.WarehouseTotal
 	if len(t.articles) > 0 {
 		var err error
-		if events, snapshots, err = t.stockEvents(ctx, t.cause(ctx, flagChanged)); err != nil {
+		if events, snapshots, totals, err = t.stockEvents(ctx, t.cause(ctx, flagChanged)); err != nil {
 			return false, err
 		}
 	}
@@ -116,26 +119,48 @@ func (t *tracker) record(ctx context.Context, clock ports.Clock) (bool, error) {
 			OrderID: o.ID(), Number: o.Number(), Status: string(o.Status()), PreviousStatus: string(before),
 		}))
 	}
-	if len(events) == 0 && len(snapshots) == 0 {
+	if len(events) == 0 && len(snapshots) == 0 && len(totals) == 0 {
 		return false, nil
 	}
-	return len(events) > 0, t.Events().Record(ctx, snapshots, events, clock.Now())
+	return len(events) > 0, t.Events().Record(ctx, snapshots, totals, events, clock.Now())
 }
 
-// stockEvents compares the touched products' figures with their snapshots
-// (event.Compare) and returns the events and the snapshots that changed.
-func (t *tracker) stockEvents(ctx context.Context, cause event.Cause) ([]ports.NewEvent, []ports.StockSnapshot, error) {
+// stockEvents brings the touched products' figures up to date and compares
+// them with their snapshots (event.Compare). It returns the events, the
+// snapshots that changed and the warehouse totals that changed: what the
+// figures are made of changes by exactly what this transaction wrote
+// (stock.ApplyTotals over the working sets' changes, and the orders'
+// demand), so storage only keeps the results.
+func (t *tracker) stockEvents(ctx context.Context, cause event.Cause) ([]ports.NewEvent, []ports.StockSnapshot, []stock.WarehouseTotal, error) {
 	ids := slices.Sorted(maps.Keys(t.articles))
+	var changes []stock.WarehouseTotal
+	var warehouseIDs []int64
+	for _, c := range t.stockChanges {
+		if t.articles[c.ArticleDetailID] {
+			changes = append(changes, c)
+			warehouseIDs = append(warehouseIDs, c.WarehouseID)
+		}
+	}
 	// The snapshots are locked before the figures are read: a transaction
 	// touching the same product waits here until this one commits, and
 	// then reads figures that include this one's changes.
-	locked, err := t.Events().LockSnapshots(ctx, ids)
+	locked, err := t.Events().LockSnapshots(ctx, ids, slices.Compact(slices.Sorted(slices.Values(warehouseIDs))))
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	totals := stock.ApplyTotals(totalsOf(locked.Stock), changes)
+	stocks := withTotals(locked.Stock, totals, locked.Warehouses)
+	outstanding := maps.Clone(locked.Outstanding)
+	for _, id := range slices.Sorted(maps.Keys(t.ordersSaved)) {
+		for article, n := range t.ordersSaved[id].DemandChange(t.demandBefore[id]) {
+			if t.articles[article] {
+				outstanding[article] += n
+			}
+		}
 	}
 	var events []ports.NewEvent
 	var changed []ports.StockSnapshot
-	for _, f := range figuresOf(locked.Articles, locked.Stock, locked.Outstanding) {
+	for _, f := range figuresOf(locked.Articles, stocks, outstanding) {
 		id := f.Article.ID()
 		stored := locked.Snapshots[id]
 		before := event.Snapshot{Figures: stored.Figures, Below: stored.Below}
@@ -154,9 +179,45 @@ func (t *tracker) stockEvents(ctx context.Context, cause event.Cause) ([]ports.N
 				ArticleDetailID: id, ArticleDetailNumber: f.Article.Number(), AvailableStock: f.AvailableStock, ReorderPoint: f.Article.ReorderPoint(),
 			}))
 		}
-		if now != before {
-			changed = append(changed, ports.StockSnapshot{ArticleDetailID: id, Figures: now.Figures, Below: now.Below})
+		if kept := (ports.StockSnapshot{ArticleDetailID: id, Figures: now.Figures, Below: now.Below, Outstanding: outstanding[id]}); kept != stored {
+			changed = append(changed, kept)
 		}
 	}
-	return events, changed, nil
+	return events, changed, totals, nil
+}
+
+// totalsOf lists the products' stock per warehouse as totals.
+func totalsOf(stocks map[int64][]stock.WarehouseStock) []stock.WarehouseTotal {
+	var out []stock.WarehouseTotal
+	for id, ws := range stocks {
+		for _, w := range ws {
+			out = append(out, stock.WarehouseTotal{ArticleDetailID: id, WarehouseID: w.WarehouseID, Stock: w.Stock, ReservedStock: w.ReservedStock, Mappings: w.Mappings})
+		}
+	}
+	return out
+}
+
+// withTotals is the products' stock per warehouse with the changed totals
+// in place of what was read (a warehouse that holds no mapping of a
+// product any more left out), in warehouse id order.
+func withTotals(stocks map[int64][]stock.WarehouseStock, changed []stock.WarehouseTotal, warehouses map[int64]stock.WarehouseStock) map[int64][]stock.WarehouseStock {
+	out := make(map[int64][]stock.WarehouseStock, len(stocks))
+	for id, ws := range stocks {
+		out[id] = slices.Clone(ws)
+	}
+	for _, c := range changed {
+		ws := out[c.ArticleDetailID]
+		i := slices.IndexFunc(ws, func(w stock.WarehouseStock) bool { return w.WarehouseID == c.WarehouseID })
+		if i < 0 {
+			i = len(ws)
+			ws = append(ws, warehouses[c.WarehouseID])
+		}
+		ws[i].WarehouseID, ws[i].Stock, ws[i].ReservedStock, ws[i].Mappings = c.WarehouseID, c.Stock, c.ReservedStock, c.Mappings
+		if !c.Held() {
+			ws = slices.Delete(ws, i, i+1)
+		}
+		slices.SortFunc(ws, func(a, b stock.WarehouseStock) int { return cmp.Compare(a.WarehouseID, b.WarehouseID) })
+		out[c.ArticleDetailID] = ws
+	}
+	return out
 }

@@ -25,12 +25,15 @@ type Event struct {
 
 // StockSnapshot is the last stock figures recorded for an article detail:
 // what the next transaction compares its figures with to decide whether
-// they changed. Figures is an opaque, canonical encoding; an empty one means
-// none were recorded yet (the product is new to the feed).
+// they changed (Figures, the canonical spelling of event.Snapshot; empty
+// when none were recorded yet), whether it is below its reorder point (what
+// lists filter on), and what its order positions still have to ship (the
+// sum of their demand, which its figures read).
 type StockSnapshot struct {
 	ArticleDetailID int64
 	Figures         string
 	Below           bool
+	Outstanding     int
 }
 
 // LockedSnapshots is what EventRepository.LockSnapshots returns.
@@ -40,6 +43,9 @@ type LockedSnapshots struct {
 	// Stock and Outstanding are FigureReader.StockOf's answer for Articles.
 	Stock       map[int64][]stock.WarehouseStock
 	Outstanding map[int64]int
+	// Warehouses are the warehouses asked for, by id, with their code and
+	// stockAvailableForSale (the rest of each WarehouseStock is zero).
+	Warehouses map[int64]stock.WarehouseStock
 }
 
 // EventRepository records events and keeps the change feed.
@@ -48,18 +54,22 @@ type EventRepository interface {
 	// ones for products that have none) in id order and returns them with
 	// the products, read in the same statement, and then, read after the
 	// lock was granted, what the products' figures are made of (as
-	// FigureReader.StockOf reads it); ids of products that do not exist are
-	// left out. A writer locks before it reads the figures it compares, so
-	// that two transactions touching one product compare in the order they
-	// commit.
-	LockSnapshots(ctx context.Context, articleDetailIDs []int64) (LockedSnapshots, error)
+	// FigureReader.StockOf reads it), and the warehouses asked for; ids of
+	// products that do not exist are left out. A writer locks before it
+	// reads the figures it changes and compares, so that two transactions
+	// touching one product do so in the order they commit.
+	LockSnapshots(ctx context.Context, articleDetailIDs, warehouseIDs []int64) (LockedSnapshots, error)
+	// DeleteSnapshots forgets deleted products: their snapshots and their
+	// stock per warehouse.
 	DeleteSnapshots(ctx context.Context, articleDetailIDs []int64) error
 	// Record writes the changed snapshots, gives the events their feed
 	// positions and stores them, with a delivery for every enabled webhook
 	// that subscribes to their type. It must be the transaction's last
 	// write: the positions are handed out in commit order (see the README,
 	// "The feed guarantee").
-	Record(ctx context.Context, snapshots []StockSnapshot, events []NewEvent, at time.Time) error
+	// The totals are the products' stock per warehouse that changed, to be
+	// kept as they are, or removed where they hold no mapping any more.
+	Record(ctx context.Context, snapshots []StockSnapshot, totals []stock.WarehouseTotal, events []NewEvent, at time.Time) error
 	// Feed returns up to limit events after the position, in feed order,
 	// of the given types (all when none are given).
 	Feed(ctx context.Context, after int64, limit int, types []string) ([]Event, error)
@@ -71,6 +81,7 @@ type EventRepository interface {
 }
 
 // FigureReader reads what the stock figures of many products are made of,
+// as the transactions that changed them kept it (EventRepository.Record),
 // in a fixed number of queries however many products it is asked about.
 type FigureReader interface {
 	// StockOf is, in one query, each product's stock per warehouse (for

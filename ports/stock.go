@@ -45,8 +45,6 @@ type StockRepository interface {
 	// StockLines lists the mappings the filter picks, by warehouse code, bin
 	// location code and article detail number.
 	StockLines(ctx context.Context, f StockLineFilter) ([]StockLine, error)
-	// ArticleStock is a product's stock per warehouse, for warehouses that have any.
-	ArticleStock(ctx context.Context, articleDetailID int64) ([]stock.WarehouseStock, error)
 	// ArticleHasStock tells whether any mapping of the product holds stock.
 	ArticleHasStock(ctx context.Context, articleDetailID int64) (bool, error)
 	// RemoveEmpty deletes the product's mappings that hold no stock

@@ -13,7 +13,7 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// The outbox's leases live on the database's clock (issue 14): instances
+// The outbox's leases live on the database's clock: instances
 // whose clocks disagree never send a mail twice, and a dispatcher that dies
 // after claiming leaves its mail to another one once the lease has run out.
 

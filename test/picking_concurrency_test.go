@@ -159,6 +159,7 @@ FROM stock_mappings AS m`).Scan(e.ctx, &bad); err != nil {
 		}
 	}
 	t.Logf("%d pieces reserved at the end", reserved)
+	requireKeptFigures(t, e.Env)
 }
 
 // step runs one random request, as a client would, and tells its kind.

@@ -238,6 +238,7 @@ WHERE is_default GROUP BY article_detail_id, warehouse_id HAVING COUNT(*) > 1) A
 	if defaultsPerWarehouse != 0 {
 		t.Errorf("%d products have more than one default in a warehouse", defaultsPerWarehouse)
 	}
+	requireKeptFigures(t, e.Env)
 }
 
 // stockWaiting counts the other sessions of the test database that wait

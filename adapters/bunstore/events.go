@@ -17,6 +17,7 @@ import (
 	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/shopstock/inventory/domain/catalog"
+	domainstock "github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -26,6 +27,18 @@ type snapshotRow struct {
 	ArticleDetailID int64  `bun:"article_detail_id,pk"`
 	Figures         string `bun:"figures"`
 	Below           bool   `bun:"below"`
+	Outstanding     int    `bun:"outstanding"`
+}
+
+// totalRow is a product's stock in one warehouse (stock.WarehouseTotal).
+type totalRow struct {
+	bun.BaseModel `bun:"table:stock_totals"`
+
+	ArticleDetailID int64 `bun:"article_detail_id,pk"`
+	WarehouseID     int64 `bun:"warehouse_id,pk"`
+	Stock           int   `bun:"stock"`
+	ReservedStock   int   `bun:"reserved_stock"`
+	Mappings        int   `bun:"mappings"`
 }
 
 // eventRow holds N events from feed position ID on (PostgreSQL records a
@@ -70,6 +83,7 @@ type lockedSnapshotRow struct {
 	ArticleDetailID int64  `bun:"article_detail_id"`
 	Figures         string `bun:"figures"`
 	Below           bool   `bun:"below"`
+	Outstanding     int    `bun:"outstanding"`
 	Number          string `bun:"number"`
 	Name            string `bun:"name"`
 	ReorderPoint    int    `bun:"reorder_point"`
@@ -77,7 +91,7 @@ type lockedSnapshotRow struct {
 
 // lockedSnapshotsSQL reads the snapshots with their products, in id order;
 // PostgreSQL locks them with it (lockSnapshotsPostgres).
-const lockedSnapshotsSQL = `SELECT ss.article_detail_id, ss.figures, ss.below, a.number, a.name, a.reorder_point
+const lockedSnapshotsSQL = `SELECT ss.article_detail_id, ss.figures, ss.below, ss.outstanding, a.number, a.name, a.reorder_point
 FROM stock_snapshots AS ss JOIN article_details AS a ON a.id = ss.article_detail_id
 WHERE ss.article_detail_id ` + inIDsMarker + ` ORDER BY ss.article_detail_id`
 
@@ -103,17 +117,18 @@ func (r events) lockedSnapshots(ctx context.Context, ids []int64) ([]lockedSnaps
 		}
 		out := make([]lockedSnapshotRow, 0, len(ids))
 		for _, row := range results[0].Rows {
-			if len(row) != 6 {
+			if len(row) != 7 {
 				return nil, stockOf, fmt.Errorf("snapshots: a row of %d columns", len(row))
 			}
 			id, err1 := strconv.ParseInt(string(row[0]), 10, 64)
-			reorderPoint, err2 := strconv.Atoi(string(row[5]))
-			if err := errors.Join(err1, err2); err != nil {
+			outstanding, err2 := strconv.Atoi(string(row[3]))
+			reorderPoint, err3 := strconv.Atoi(string(row[6]))
+			if err := errors.Join(err1, err2, err3); err != nil {
 				return nil, stockOf, fmt.Errorf("snapshots: %w", err)
 			}
 			out = append(out, lockedSnapshotRow{
-				ArticleDetailID: id, Figures: string(row[1]), Below: string(row[2]) == "t",
-				Number: string(row[3]), Name: string(row[4]), ReorderPoint: reorderPoint,
+				ArticleDetailID: id, Figures: string(row[1]), Below: string(row[2]) == "t", Outstanding: outstanding,
+				Number: string(row[4]), Name: string(row[5]), ReorderPoint: reorderPoint,
 			})
 		}
 		for _, row := range results[1].Rows {
@@ -133,11 +148,11 @@ func (r events) lockedSnapshots(ctx context.Context, ids []int64) ([]lockedSnaps
 	out := make([]lockedSnapshotRow, 0, len(ids))
 	for rows.Next() {
 		var row lockedSnapshotRow
-		var reorderPoint int64
-		if err := rows.Scan(&row.ArticleDetailID, &row.Figures, &row.Below, &row.Number, &row.Name, &reorderPoint); err != nil {
+		var reorderPoint, outstanding int64
+		if err := rows.Scan(&row.ArticleDetailID, &row.Figures, &row.Below, &outstanding, &row.Number, &row.Name, &reorderPoint); err != nil {
 			return nil, stockOf, err
 		}
-		row.ReorderPoint = int(reorderPoint)
+		row.ReorderPoint, row.Outstanding = int(reorderPoint), int(outstanding)
 		out = append(out, row)
 	}
 	if err := rows.Err(); err != nil {
@@ -149,7 +164,7 @@ func (r events) lockedSnapshots(ctx context.Context, ids []int64) ([]lockedSnaps
 
 // LockSnapshots locks the existing snapshots and creates the missing ones
 // (a product new to the feed), which the insert then holds locked.
-func (r events) LockSnapshots(ctx context.Context, ids []int64) (ports.LockedSnapshots, error) {
+func (r events) LockSnapshots(ctx context.Context, ids, warehouseIDs []int64) (ports.LockedSnapshots, error) {
 	rows, stock, err := r.lockedSnapshots(ctx, ids)
 	if err != nil {
 		return ports.LockedSnapshots{}, err
@@ -169,10 +184,24 @@ ON CONFLICT (article_detail_id) DO NOTHING`, bun.List(ids)); err != nil {
 	}
 	out := ports.LockedSnapshots{
 		Snapshots: make(map[int64]ports.StockSnapshot, len(rows)), Articles: make([]*catalog.ArticleDetail, len(rows)),
-		Stock: stock.stocks, Outstanding: stock.outstanding,
+		Stock: stock.stocks, Outstanding: stock.outstanding, Warehouses: make(map[int64]domainstock.WarehouseStock, len(warehouseIDs)),
+	}
+	if len(warehouseIDs) > 0 {
+		var whs []struct {
+			ID      int64  `bun:"id"`
+			Code    string `bun:"code"`
+			ForSale bool   `bun:"stock_available_for_sale"`
+		}
+		if err := r.s.idb.NewSelect().TableExpr("warehouses").Column("id", "code", "stock_available_for_sale").
+			Where("id IN (?)", bun.List(warehouseIDs)).Scan(ctx, &whs); err != nil {
+			return ports.LockedSnapshots{}, err
+		}
+		for _, w := range whs {
+			out.Warehouses[w.ID] = domainstock.WarehouseStock{WarehouseID: w.ID, WarehouseCode: w.Code, StockAvailableForSale: w.ForSale}
+		}
 	}
 	for i, row := range rows {
-		out.Snapshots[row.ArticleDetailID] = ports.StockSnapshot{ArticleDetailID: row.ArticleDetailID, Figures: row.Figures, Below: row.Below}
+		out.Snapshots[row.ArticleDetailID] = ports.StockSnapshot{ArticleDetailID: row.ArticleDetailID, Figures: row.Figures, Below: row.Below, Outstanding: row.Outstanding}
 		out.Articles[i] = catalog.UnmarshalArticleDetailFromDatabase(row.ArticleDetailID, row.Number, row.Name, row.ReorderPoint)
 	}
 	return out, nil
@@ -186,23 +215,55 @@ func (r events) saveSnapshots(ctx context.Context, snapshots []ports.StockSnapsh
 		sqliteColumn(c, snapshots, "id", func(s *ports.StockSnapshot) int64 { return s.ArticleDetailID }, func(v int64) any { return v })
 		sqliteColumn(c, snapshots, "figures", func(s *ports.StockSnapshot) string { return s.Figures }, func(v string) any { return v })
 		sqliteColumn(c, snapshots, "below", func(s *ports.StockSnapshot) bool { return s.Below }, func(v bool) any { return v })
+		sqliteColumn(c, snapshots, "outstanding", func(s *ports.StockSnapshot) int { return s.Outstanding }, func(v int) any { return v })
 		return c.chunks(sqliteRowsChunk, false, func(chunk sqliteChunk) error {
-			return r.s.execPrepared(ctx, `WITH v(id, figures, below) AS (VALUES `+chunk.tuples+`)
-UPDATE stock_snapshots SET figures = v.figures, below = v.below FROM v WHERE stock_snapshots.article_detail_id = v.id`, chunk.args...)
+			return r.s.execPrepared(ctx, `WITH v(id, figures, below, outstanding) AS (VALUES `+chunk.tuples+`)
+UPDATE stock_snapshots SET figures = v.figures, below = v.below, outstanding = v.outstanding FROM v WHERE stock_snapshots.article_detail_id = v.id`, chunk.args...)
 		})
 	}
 	rows := make([]snapshotRow, len(snapshots))
 	for i, s := range snapshots {
-		rows[i] = snapshotRow{ArticleDetailID: s.ArticleDetailID, Figures: s.Figures, Below: s.Below}
+		rows[i] = snapshotRow{ArticleDetailID: s.ArticleDetailID, Figures: s.Figures, Below: s.Below, Outstanding: s.Outstanding}
 	}
 	_, err := r.s.idb.NewInsert().Model(&rows).On("CONFLICT (article_detail_id) DO UPDATE").
-		Set("figures = EXCLUDED.figures").Set("below = EXCLUDED.below").Exec(ctx)
+		Set("figures = EXCLUDED.figures").Set("below = EXCLUDED.below").Set("outstanding = EXCLUDED.outstanding").Exec(ctx)
 	return err
 }
 
+// saveTotals keeps the changed totals as the domain computed them and
+// removes those that hold no mapping any more (stock.WarehouseTotal.Held).
+// On PostgreSQL the statements wait in execSoon for the round trip that
+// records the events.
+func (r events) saveTotals(ctx context.Context, totals []domainstock.WarehouseTotal) error {
+	var kept []totalRow
+	var gone []string
+	for _, t := range totals {
+		if t.Held() {
+			kept = append(kept, totalRow{ArticleDetailID: t.ArticleDetailID, WarehouseID: t.WarehouseID, Stock: t.Stock, ReservedStock: t.ReservedStock, Mappings: t.Mappings})
+		} else {
+			gone = append(gone, "("+strconv.FormatInt(t.ArticleDetailID, 10)+", "+strconv.FormatInt(t.WarehouseID, 10)+")")
+		}
+	}
+	if len(kept) > 0 {
+		q := r.s.idb.NewInsert().Model(&kept).On("CONFLICT (article_detail_id, warehouse_id) DO UPDATE").
+			Set("stock = EXCLUDED.stock").Set("reserved_stock = EXCLUDED.reserved_stock").Set("mappings = EXCLUDED.mappings")
+		if err := r.s.execSoon(ctx, q.String()); err != nil {
+			return err
+		}
+	}
+	if len(gone) > 0 {
+		return r.s.execSoon(ctx, "DELETE FROM stock_totals WHERE (article_detail_id, warehouse_id) IN (VALUES "+strings.Join(gone, ", ")+")")
+	}
+	return nil
+}
+
 func (r events) DeleteSnapshots(ctx context.Context, ids []int64) error {
-	_, err := r.s.idb.NewDelete().TableExpr("stock_snapshots").Where("article_detail_id IN (?)", bun.List(ids)).Exec(ctx)
-	return err
+	for _, table := range []string{"stock_snapshots", "stock_totals"} {
+		if _, err := r.s.idb.NewDelete().TableExpr(table).Where("article_detail_id IN (?)", bun.List(ids)).Exec(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Why positions from the counter give the feed its guarantee: the counter
@@ -230,7 +291,10 @@ func (s *store) takePositions(ctx context.Context, n int) (int64, error) {
 }
 
 // Record writes the snapshots and the events, and queues the deliveries.
-func (r events) Record(ctx context.Context, snapshots []ports.StockSnapshot, evs []ports.NewEvent, at time.Time) error {
+func (r events) Record(ctx context.Context, snapshots []ports.StockSnapshot, totals []domainstock.WarehouseTotal, evs []ports.NewEvent, at time.Time) error {
+	if err := r.saveTotals(ctx, totals); err != nil {
+		return err
+	}
 	switch {
 	case r.s.db.postgres && !r.s.db.PositionsAtInsert:
 		return r.recordPostgres(ctx, snapshots, evs, at)
@@ -283,9 +347,9 @@ const recordSeparator = 0x1e
 // the data (JSON each) by the ASCII record separator, which JSON text never
 // holds unescaped.
 func (r events) recordPostgres(ctx context.Context, snapshots []ports.StockSnapshot, evs []ports.NewEvent, at time.Time) error {
-	ids, figures, below := make([]int64, len(snapshots)), make([]string, len(snapshots)), make([]bool, len(snapshots))
+	ids, figures, below, outstanding := make([]int64, len(snapshots)), make([]string, len(snapshots)), make([]bool, len(snapshots)), make([]int64, len(snapshots))
 	for i, s := range snapshots {
-		ids[i], figures[i], below[i] = s.ArticleDetailID, s.Figures, s.Below
+		ids[i], figures[i], below[i], outstanding[i] = s.ArticleDetailID, s.Figures, s.Below, int64(s.Outstanding)
 	}
 	size := 0
 	for _, e := range evs {
@@ -303,9 +367,9 @@ func (r events) recordPostgres(ctx context.Context, snapshots []ports.StockSnaps
 		types, data = append(types, e.Type...), append(data, e.Data...)
 	}
 	if len(snapshots) > 0 {
-		if err := r.s.execSoon(ctx, `UPDATE stock_snapshots AS s SET figures = v.figures, below = v.below
-FROM unnest(?::bigint[], ?::text[], ?::boolean[]) AS v(id, figures, below)
-WHERE s.article_detail_id = v.id`, pgdialect.Array(ids), pgdialect.Array(figures), pgdialect.Array(below)); err != nil {
+		if err := r.s.execSoon(ctx, `UPDATE stock_snapshots AS s SET figures = v.figures, below = v.below, outstanding = v.outstanding
+FROM unnest(?::bigint[], ?::text[], ?::boolean[], ?::bigint[]) AS v(id, figures, below, outstanding)
+WHERE s.article_detail_id = v.id`, pgdialect.Array(ids), pgdialect.Array(figures), pgdialect.Array(below), pgdialect.Array(outstanding)); err != nil {
 			return err
 		}
 	}

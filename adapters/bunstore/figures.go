@@ -13,19 +13,18 @@ type figures struct{ s *store }
 
 func (s *store) Figures() ports.FigureReader { return figures{s} }
 
-// stockOfSQL reads the stock per warehouse from stock_totals, which
-// triggers on stock_mappings keep (see its migration), and what orders still
-// have to ship, in one statement: kind 'w' rows are warehouses, kind 'o'
-// rows the outstanding quantity.
+// stockOfSQL reads what the figures of products are made of, as the
+// transactions that changed them kept it (events.Record): kind 'w' rows
+// are the stock per warehouse (stock_totals), kind 'o' rows what orders
+// still have to ship (the snapshots' outstanding).
 const stockOfSQL = `SELECT 'w' AS kind, t.article_detail_id, t.warehouse_id, w.code AS warehouse_code,
-    w.stock_available_for_sale, t.stock, t.reserved_stock
+    w.stock_available_for_sale, t.stock, t.reserved_stock, t.mappings
 FROM stock_totals AS t JOIN warehouses AS w ON w.id = t.warehouse_id
-WHERE t.article_detail_id ` + inIDsMarker + ` AND t.mappings > 0
+WHERE t.article_detail_id ` + inIDsMarker + `
 UNION ALL
-SELECT 'o', od.article_detail_id, 0, '', FALSE, SUM(od.outstanding), 0
-FROM order_details AS od
-WHERE od.article_detail_id ` + inIDsMarker + ` AND od.outstanding > 0
-GROUP BY od.article_detail_id
+SELECT 'o', ss.article_detail_id, 0, '', FALSE, ss.outstanding, 0, 0
+FROM stock_snapshots AS ss
+WHERE ss.article_detail_id ` + inIDsMarker + ` AND ss.outstanding <> 0
 ORDER BY 2, 3`
 
 // stockOf collects the rows of stockOfSQL.
@@ -38,31 +37,31 @@ func newStockOf(n int) stockOf {
 	return stockOf{make(map[int64][]stock.WarehouseStock, n), make(map[int64]int, n)}
 }
 
-func (s stockOf) add(kind string, article, warehouseID int64, code string, forSale bool, total, reserved int64) {
+func (s stockOf) add(kind string, article, warehouseID int64, code string, forSale bool, total, reserved, mappings int64) {
 	if kind == "o" {
 		s.outstanding[article] = int(total)
 		return
 	}
 	s.stocks[article] = append(s.stocks[article], stock.WarehouseStock{
 		WarehouseID: warehouseID, WarehouseCode: code, StockAvailableForSale: forSale,
-		Stock: int(total), ReservedStock: int(reserved),
+		Stock: int(total), ReservedStock: int(reserved), Mappings: int(mappings),
 	})
 }
 
 // addText adds a row of stockOfSQL in PostgreSQL's text format.
 func (s stockOf) addText(row [][]byte) error {
-	if len(row) != 7 {
+	if len(row) != 8 {
 		return fmt.Errorf("stock figures: a row of %d columns", len(row))
 	}
-	var ints [4]int64
-	for i, col := range []int{1, 2, 5, 6} {
+	var ints [5]int64
+	for i, col := range []int{1, 2, 5, 6, 7} {
 		n, err := strconv.ParseInt(string(row[col]), 10, 64)
 		if err != nil {
 			return fmt.Errorf("stock figures: %w", err)
 		}
 		ints[i] = n
 	}
-	s.add(string(row[0]), ints[0], ints[1], string(row[3]), string(row[4]) == "t", ints[2], ints[3])
+	s.add(string(row[0]), ints[0], ints[1], string(row[3]), string(row[4]) == "t", ints[2], ints[3], ints[4])
 	return nil
 }
 
@@ -81,12 +80,12 @@ func (r figures) StockOf(ctx context.Context, ids []int64) (map[int64][]stock.Wa
 	defer rows.Close()
 	for rows.Next() {
 		var kind, code string
-		var article, warehouseID, total, reserved int64
+		var article, warehouseID, total, reserved, mappings int64
 		var forSale bool
-		if err := rows.Scan(&kind, &article, &warehouseID, &code, &forSale, &total, &reserved); err != nil {
+		if err := rows.Scan(&kind, &article, &warehouseID, &code, &forSale, &total, &reserved, &mappings); err != nil {
 			return nil, nil, err
 		}
-		out.add(kind, article, warehouseID, code, forSale, total, reserved)
+		out.add(kind, article, warehouseID, code, forSale, total, reserved, mappings)
 	}
 	return out.stocks, out.outstanding, rows.Err()
 }

@@ -132,6 +132,7 @@ func TestSnapshotLockWaitsAndFiguresReadWhatTheHolderCommitted(t *testing.T) {
 		`INSERT INTO bin_locations (id, warehouse_id, code) VALUES (901, 901, 'L1')`,
 		`INSERT INTO article_details (id, number, name) VALUES (901, 'LOCK-1', '')`,
 		`INSERT INTO stock_mappings (bin_location_id, warehouse_id, article_detail_id, stock, reserved_stock, is_default) VALUES (901, 901, 901, 5, 0, FALSE)`,
+		`INSERT INTO stock_totals (article_detail_id, warehouse_id, stock, reserved_stock, mappings) VALUES (901, 901, 5, 0, 1)`,
 		`INSERT INTO stock_snapshots (article_detail_id) VALUES (901)`,
 	} {
 		if _, err := db.bun.ExecContext(ctx, q); err != nil {
@@ -149,14 +150,14 @@ func TestSnapshotLockWaitsAndFiguresReadWhatTheHolderCommitted(t *testing.T) {
 	holderDone := make(chan error, 1)
 	go func() {
 		holderDone <- db.Write(ctx, func(ctx context.Context, s ports.Store) error {
-			l, err := s.Events().LockSnapshots(ctx, []int64{901})
+			l, err := s.Events().LockSnapshots(ctx, []int64{901}, nil)
 			if err != nil {
 				return err
 			}
 			if got := stockOf(l); got != 5 {
 				t.Errorf("holder read stock %d, want 5", got)
 			}
-			if err := exec(ctx, s, "UPDATE stock_mappings SET stock = 12 WHERE article_detail_id = 901"); err != nil {
+			if err := exec(ctx, s, "UPDATE stock_totals SET stock = 12 WHERE article_detail_id = 901"); err != nil {
 				return err
 			}
 			close(locked)
@@ -173,7 +174,7 @@ func TestSnapshotLockWaitsAndFiguresReadWhatTheHolderCommitted(t *testing.T) {
 		if err := s.(*store).execSoon(ctx, "UPDATE warehouses SET name = 'Lock test' WHERE id = 901"); err != nil {
 			return err
 		}
-		l, err := s.Events().LockSnapshots(ctx, []int64{901})
+		l, err := s.Events().LockSnapshots(ctx, []int64{901}, nil)
 		if err != nil {
 			return err
 		}
@@ -296,7 +297,7 @@ func TestEventsJoinedAtTheSeparatorComeBackAsWritten(t *testing.T) {
 		{Type: event.OrderStatusChanged, Data: []byte(`{}`)},
 	}
 	if err := db.Write(ctx, func(ctx context.Context, s ports.Store) error {
-		return s.Events().Record(ctx, nil, evs, time.Now())
+		return s.Events().Record(ctx, nil, nil, evs, time.Now())
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +317,7 @@ func TestEventsJoinedAtTheSeparatorComeBackAsWritten(t *testing.T) {
 		}
 	}
 	err = db.Write(ctx, func(ctx context.Context, s ports.Store) error {
-		return s.Events().Record(ctx, nil, []ports.NewEvent{{Type: event.StockChanged, Data: []byte("{\"a\":1}\x1e{\"b\":2}")}}, time.Now())
+		return s.Events().Record(ctx, nil, nil, []ports.NewEvent{{Type: event.StockChanged, Data: []byte("{\"a\":1}\x1e{\"b\":2}")}}, time.Now())
 	})
 	if err == nil || !strings.Contains(err.Error(), "record separator") {
 		t.Fatalf("Record of data with a raw separator = %v, want it refused", err)
@@ -352,7 +353,7 @@ func TestFeedReadsEventsOutOfRowsOfSeveral(t *testing.T) {
 			for _, evs := range transactions {
 				all = append(all, evs...)
 				if err := db.Write(ctx, func(ctx context.Context, s ports.Store) error {
-					return s.Events().Record(ctx, nil, evs, time.Now())
+					return s.Events().Record(ctx, nil, nil, evs, time.Now())
 				}); err != nil {
 					t.Fatal(err)
 				}

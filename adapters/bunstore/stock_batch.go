@@ -703,26 +703,6 @@ UPDATE stock_mappings SET `+strings.Join(sets, ", ")+` FROM v WHERE stock_mappin
 	})
 }
 
-func (r stockMappings) ArticleStock(ctx context.Context, articleDetailID int64) ([]stock.WarehouseStock, error) {
-	var rows []struct {
-		WarehouseID           int64  `bun:"warehouse_id"`
-		WarehouseCode         string `bun:"warehouse_code"`
-		StockAvailableForSale bool   `bun:"stock_available_for_sale"`
-		Stock                 int    `bun:"stock"`
-		ReservedStock         int    `bun:"reserved_stock"`
-	}
-	err := r.s.idb.NewSelect().TableExpr("stock_mappings AS m").Join("JOIN warehouses AS w ON w.id = m.warehouse_id").
-		ColumnExpr("m.warehouse_id, w.code AS warehouse_code, w.stock_available_for_sale").
-		ColumnExpr("SUM(m.stock) AS stock, SUM(m.reserved_stock) AS reserved_stock").
-		Where("m.article_detail_id = ?", articleDetailID).
-		GroupExpr("m.warehouse_id, w.code, w.stock_available_for_sale").OrderExpr("m.warehouse_id").Scan(ctx, &rows)
-	out := make([]stock.WarehouseStock, len(rows))
-	for i, row := range rows {
-		out[i] = stock.WarehouseStock(row)
-	}
-	return out, err
-}
-
 func (r stockMappings) ArticleHasStock(ctx context.Context, articleDetailID int64) (bool, error) {
 	return r.s.idb.NewSelect().Table("stock_mappings").Where("article_detail_id = ? AND stock > 0", articleDetailID).Exists(ctx)
 }

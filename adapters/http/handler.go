@@ -102,6 +102,8 @@ func NewHandler(app *application.App, log *zap.Logger, cfg Config, ready Readine
 	h.mux.HandleFunc("GET /readyz", h.readyz)
 	h.mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	h.mux.HandleFunc("GET /api/openapi.json", serveOpenAPI)
+	h.mux.HandleFunc("GET /api/docs", serveAPIDocs)
+	h.mux.HandleFunc("GET /api/docs/redoc.standalone.js", serveRedocBundle)
 	h.routes()
 	if len(h.unlisted) > 0 {
 		return nil, fmt.Errorf("routes without an entry in routeActions (adapters/http/roles.go): %s", strings.Join(h.unlisted, ", "))
@@ -257,11 +259,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.mux.ServeHTTP(rec, r)
 }
 
+// publicDocuments are the paths under /api/ that need no credentials: the
+// document that describes the API and the reference rendered from it.
+var publicDocuments = map[string]bool{"/api/openapi.json": true, "/api/docs": true, "/api/docs/redoc.standalone.js": true}
+
 // unmatched tells 404 from 405 the way the mux would, but in JSON.
 func (h *Handler) unmatched(w http.ResponseWriter, r *http.Request) {
 	// The API answers nothing about itself, not even what does not exist,
-	// to a caller without credentials.
-	if strings.HasPrefix(r.URL.Path, "/api/") && r.URL.Path != "/api/openapi.json" {
+	// to a caller without credentials; its public documents excepted.
+	if strings.HasPrefix(r.URL.Path, "/api/") && !publicDocuments[r.URL.Path] {
 		if _, err := h.authenticate(r); err != nil {
 			h.writeError(w, r, err)
 			return

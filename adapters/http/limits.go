@@ -53,8 +53,10 @@ func timedOut(r *http.Request) bool {
 }
 
 // unlimited are the routes that stay answerable under load: probes and
-// metrics say how the service is doing, and are cheap.
-var unlimited = map[string]bool{"GET /healthz": true, "GET /readyz": true, "GET /metrics": true, "GET /api/openapi.json": true}
+// metrics say how the service is doing, and are cheap, as are the API's
+// documents, which are bytes in memory.
+var unlimited = map[string]bool{"GET /healthz": true, "GET /readyz": true, "GET /metrics": true,
+	"GET /api/openapi.json": true, "GET /api/docs": true, "GET /api/docs/redoc.standalone.js": true}
 
 // admit takes a slot of the in-flight limit; false means the service is
 // full, and the caller answers 503 at once instead of queueing.

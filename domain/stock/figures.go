@@ -7,6 +7,9 @@ type WarehouseStock struct {
 	StockAvailableForSale bool
 	Stock                 int
 	ReservedStock         int
+	// Mappings counts the article detail's mappings in the warehouse (see
+	// WarehouseTotal).
+	Mappings int
 }
 
 // Figures are the stock figures of one article detail, as shops read them.

@@ -24,6 +24,9 @@ type Mapping struct {
 	// touched: changed by the working set that holds the mapping, so that
 	// Changes writes it back.
 	touched bool
+	// loadedStock and loadedReserved are what storage held when the
+	// mapping was loaded (TotalsChanges).
+	loadedStock, loadedReserved int
 }
 
 // NewMapping is an empty, not yet persisted mapping (ID 0).
@@ -58,6 +61,8 @@ func UnmarshalMappingFromDatabase(
 		stock:           stock,
 		reservedStock:   reserved,
 		defaultMapping:  isDefault,
+		loadedStock:     stock,
+		loadedReserved:  reserved,
 	}
 	if lastStockTake != nil {
 		t := *lastStockTake

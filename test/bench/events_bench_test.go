@@ -12,9 +12,10 @@ import (
 // BenchmarkEventCost measures what recording events costs a 1000-operation
 // change batch (100 products, so 100 stock.changed events): two servers on
 // the same seeded database, one recording events (as the service runs) and
-// one without, take batches in turn from one client, so that a noisy
+// one without (which still keeps the figures: their totals and snapshots),
+// take batches in turn from one client, so that a noisy
 // neighbour hits both alike. It reports both medians and events-x, the
-// ratio (the goal of issue 12 is under 1.10):
+// ratio (the goal is under 1.10):
 //
 //	TESTDB_FSYNC=on go test ./test/bench -run '^$' -bench EventCost -benchtime 100x
 func BenchmarkEventCost(b *testing.B) {

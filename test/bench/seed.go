@@ -18,7 +18,7 @@ type Shape struct {
 	Stock    int
 }
 
-// Default is the shape of the issue: 1000 bins, 100 000 mappings.
+// Default is the measured shape: 1000 bins, 100 000 mappings.
 var Default = Shape{Bins: 1000, Articles: 100, Stock: 1_000_000}
 
 // Seed fills an empty, migrated database: one warehouse "BENCH" (id 1),
@@ -36,6 +36,12 @@ func Seed(ctx context.Context, db *bunstore.DB, s Shape) error {
 		fmt.Sprintf(`INSERT INTO stock_mappings (bin_location_id, warehouse_id, article_detail_id, stock, reserved_stock, is_default)
 			SELECT b.id, 1, a.id, %d, 0, FALSE FROM bin_locations b CROSS JOIN article_details a
 			WHERE b.code <> 'erp_null_bin_location' ORDER BY a.id, b.id`, s.Stock),
+		// What the service keeps beside the mappings (events.Record): each
+		// product's stock per warehouse, and its snapshot.
+		`INSERT INTO stock_totals (article_detail_id, warehouse_id, stock, reserved_stock, mappings)
+			SELECT article_detail_id, warehouse_id, SUM(stock), SUM(reserved_stock), COUNT(*) FROM stock_mappings
+			GROUP BY article_detail_id, warehouse_id ORDER BY article_detail_id, warehouse_id`,
+		`INSERT INTO stock_snapshots (article_detail_id) SELECT id FROM article_details ORDER BY id`,
 	}
 	if db.Postgres() {
 		stmts = append(stmts,

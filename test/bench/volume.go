@@ -16,7 +16,7 @@ type Volume struct {
 	BigBins       int // bins of warehouse W2, one big warehouse
 }
 
-// DefaultVolume is the issue's: a million ledger entries beside 100 000
+// DefaultVolume is the measured volume: a million ledger entries beside 100 000
 // mappings, a thousand warehouses, and a warehouse of 100 000 bins.
 var DefaultVolume = Volume{LedgerEntries: 1_000_000, Warehouses: 999, BigBins: 100_000}
 
