@@ -98,6 +98,7 @@ WHERE ss.article_detail_id ` + inIDsMarker + ` ORDER BY ss.article_detail_id`
 var (
 	lockSnapshotsPostgres = strings.ReplaceAll(lockedSnapshotsSQL, inIDsMarker, "= ANY(?::bigint[])") + " FOR UPDATE OF ss"
 	stockOfPostgres       = strings.ReplaceAll(stockOfSQL, inIDsMarker, "= ANY(?::bigint[])")
+	warehousesPostgres    = "SELECT id, code, stock_available_for_sale FROM warehouses WHERE id = ANY(?::bigint[])"
 )
 
 // lockedSnapshots reads the snapshots, locked, and then what the figures
@@ -107,13 +108,20 @@ var (
 // writers already), is the first, so the figures' statement starts after
 // it was granted and reads what the previous holder committed. SQLite's
 // immediate transaction holds the whole database already.
-func (r events) lockedSnapshots(ctx context.Context, ids []int64) ([]lockedSnapshotRow, stockOf, error) {
+func (r events) lockedSnapshots(ctx context.Context, ids, warehouseIDs []int64) ([]lockedSnapshotRow, stockOf, error) {
 	stockOf := newStockOf(len(ids))
 	if r.s.db.postgres && r.s.conn != nil {
-		results, err := r.s.queryAfterPending(ctx, []string{lockSnapshotsPostgres, stockOfPostgres},
-			pgdialect.Array(ids), pgdialect.Array(ids), pgdialect.Array(ids))
+		results, err := r.s.queryAfterPending(ctx, []string{lockSnapshotsPostgres, stockOfPostgres, warehousesPostgres},
+			pgdialect.Array(ids), pgdialect.Array(ids), pgdialect.Array(ids), pgdialect.Array(warehouseIDs))
 		if err != nil {
 			return nil, stockOf, err
+		}
+		for _, row := range results[2].Rows {
+			id, err := strconv.ParseInt(string(row[0]), 10, 64)
+			if err != nil {
+				return nil, stockOf, fmt.Errorf("warehouses: %w", err)
+			}
+			stockOf.warehouses[id] = domainstock.WarehouseStock{WarehouseID: id, WarehouseCode: string(row[1]), StockAvailableForSale: string(row[2]) == "t"}
 		}
 		out := make([]lockedSnapshotRow, 0, len(ids))
 		for _, row := range results[0].Rows {
@@ -158,14 +166,28 @@ func (r events) lockedSnapshots(ctx context.Context, ids []int64) ([]lockedSnaps
 	if err := rows.Err(); err != nil {
 		return nil, stockOf, err
 	}
-	stockOf.stocks, stockOf.outstanding, err = figures{r.s}.StockOf(ctx, ids)
-	return out, stockOf, err
+	if stockOf.stocks, stockOf.outstanding, err = (figures{r.s}).StockOf(ctx, ids); err != nil || len(warehouseIDs) == 0 {
+		return out, stockOf, err
+	}
+	var whs []struct {
+		ID      int64  `bun:"id"`
+		Code    string `bun:"code"`
+		ForSale bool   `bun:"stock_available_for_sale"`
+	}
+	if err := r.s.idb.NewSelect().TableExpr("warehouses").Column("id", "code", "stock_available_for_sale").
+		Where("id IN (?)", bun.List(warehouseIDs)).Scan(ctx, &whs); err != nil {
+		return nil, stockOf, err
+	}
+	for _, w := range whs {
+		stockOf.warehouses[w.ID] = domainstock.WarehouseStock{WarehouseID: w.ID, WarehouseCode: w.Code, StockAvailableForSale: w.ForSale}
+	}
+	return out, stockOf, nil
 }
 
 // LockSnapshots locks the existing snapshots and creates the missing ones
 // (a product new to the feed), which the insert then holds locked.
 func (r events) LockSnapshots(ctx context.Context, ids, warehouseIDs []int64) (ports.LockedSnapshots, error) {
-	rows, stock, err := r.lockedSnapshots(ctx, ids)
+	rows, stock, err := r.lockedSnapshots(ctx, ids, warehouseIDs)
 	if err != nil {
 		return ports.LockedSnapshots{}, err
 	}
@@ -178,27 +200,13 @@ SELECT id FROM article_details WHERE id IN (?) ORDER BY id
 ON CONFLICT (article_detail_id) DO NOTHING`, bun.List(ids)); err != nil {
 			return ports.LockedSnapshots{}, err
 		}
-		if rows, stock, err = r.lockedSnapshots(ctx, ids); err != nil {
+		if rows, stock, err = r.lockedSnapshots(ctx, ids, warehouseIDs); err != nil {
 			return ports.LockedSnapshots{}, err
 		}
 	}
 	out := ports.LockedSnapshots{
 		Snapshots: make(map[int64]ports.StockSnapshot, len(rows)), Articles: make([]*catalog.ArticleDetail, len(rows)),
-		Stock: stock.stocks, Outstanding: stock.outstanding, Warehouses: make(map[int64]domainstock.WarehouseStock, len(warehouseIDs)),
-	}
-	if len(warehouseIDs) > 0 {
-		var whs []struct {
-			ID      int64  `bun:"id"`
-			Code    string `bun:"code"`
-			ForSale bool   `bun:"stock_available_for_sale"`
-		}
-		if err := r.s.idb.NewSelect().TableExpr("warehouses").Column("id", "code", "stock_available_for_sale").
-			Where("id IN (?)", bun.List(warehouseIDs)).Scan(ctx, &whs); err != nil {
-			return ports.LockedSnapshots{}, err
-		}
-		for _, w := range whs {
-			out.Warehouses[w.ID] = domainstock.WarehouseStock{WarehouseID: w.ID, WarehouseCode: w.Code, StockAvailableForSale: w.ForSale}
-		}
+		Stock: stock.stocks, Outstanding: stock.outstanding, Warehouses: stock.warehouses,
 	}
 	for i, row := range rows {
 		out.Snapshots[row.ArticleDetailID] = ports.StockSnapshot{ArticleDetailID: row.ArticleDetailID, Figures: row.Figures, Below: row.Below, Outstanding: row.Outstanding}

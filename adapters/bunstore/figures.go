@@ -31,10 +31,12 @@ ORDER BY 2, 3`
 type stockOf struct {
 	stocks      map[int64][]stock.WarehouseStock
 	outstanding map[int64]int
+	// warehouses are those asked for by id (ports.LockedSnapshots).
+	warehouses map[int64]stock.WarehouseStock
 }
 
 func newStockOf(n int) stockOf {
-	return stockOf{make(map[int64][]stock.WarehouseStock, n), make(map[int64]int, n)}
+	return stockOf{make(map[int64][]stock.WarehouseStock, n), make(map[int64]int, n), map[int64]stock.WarehouseStock{}}
 }
 
 func (s stockOf) add(kind string, article, warehouseID int64, code string, forSale bool, total, reserved, mappings int64) {
