@@ -7,11 +7,9 @@ import (
 
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/idempotency"
+	"github.com/shopstock/inventory/domain/limit"
 	"github.com/shopstock/inventory/ports"
 )
-
-// MaxBatchOperations is the most operations one batch may carry.
-const MaxBatchOperations = 1000
 
 // BatchMeta identifies a batch: its idempotency key, the endpoint it was
 // sent to, a fingerprint of its body, and the API user who sent it.
@@ -23,11 +21,15 @@ type BatchMeta struct {
 }
 
 // OperationResult is the outcome of one operation; OperationID is the
-// operation's `id` as raw JSON, nil when it had none.
+// operation's `id` as raw JSON, nil when it had none. A failed operation
+// names the property its error concerns and the rule it broke (see
+// errs.Error), for an interface that shows them its own way.
 type OperationResult struct {
 	OperationID []byte
 	Success     bool
 	Message     string
+	Property    string
+	Code        errs.Code
 }
 
 // BatchResult is the outcome of a whole batch.
@@ -59,11 +61,8 @@ func (a *App) runBatch(ctx context.Context, meta BatchMeta, count int, render Re
 	if _, err := idempotency.ParseKey(meta.Key); err != nil {
 		return BatchOutcome{}, err
 	}
-	if count == 0 {
-		return BatchOutcome{}, errs.Invalidf("the batch is empty: send 1 to %d operations", MaxBatchOperations)
-	}
-	if count > MaxBatchOperations {
-		return BatchOutcome{}, errs.Invalidf("the batch has %d operations; at most %d are allowed", count, MaxBatchOperations)
+	if err := limit.CheckBatchSize(count); err != nil {
+		return BatchOutcome{}, err
 	}
 	return a.idempotent(ctx, meta, func(ctx context.Context, s ports.Store, now time.Time) ([]byte, error) {
 		results, err := run(ctx, s, now)
@@ -123,14 +122,14 @@ func (a *App) idempotent(ctx context.Context, meta BatchMeta, run func(ctx conte
 }
 
 func failed(id []byte, err error) OperationResult {
-	msg := err.Error()
+	r := OperationResult{OperationID: id, Message: err.Error()}
 	if e, ok := errs.As(err); ok {
-		msg = e.Message
+		r.Message, r.Property, r.Code = e.Message, e.Property, e.Code
 		if len(e.Fields) == 1 && e.Message == "validation failed" {
-			msg = e.Fields[0].Property + ": " + e.Fields[0].Message
+			r.Message = e.Fields[0].Property + ": " + e.Fields[0].Message
 		}
 	}
-	return OperationResult{OperationID: id, Message: msg}
+	return r
 }
 
 func succeeded(id []byte) OperationResult {

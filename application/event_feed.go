@@ -2,19 +2,15 @@ package application
 
 import (
 	"context"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/event"
+	"github.com/shopstock/inventory/domain/limit"
 
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/ports"
 )
-
-// MaxFeedLimit is the most events one read of the change feed returns.
-const MaxFeedLimit = 1000
 
 // FeedPage is one read of the change feed; Last is the largest id returned,
 // or the position asked after when there is none.
@@ -26,19 +22,19 @@ type FeedPage struct {
 // ReadEvents returns the events after the given feed position (extensions
 // E2). Asking again with the returned Last yields every event exactly once,
 // in commit order; see EventRepository.Record for why.
-func (a *App) ReadEvents(ctx context.Context, after int64, limit int, types []string) (FeedPage, error) {
+func (a *App) ReadEvents(ctx context.Context, after int64, pageSize int, types []string) (FeedPage, error) {
 	if err := permit(ctx, access.ReadEvents); err != nil {
 		return FeedPage{}, err
 	}
-	if after < 0 {
-		return FeedPage{}, errs.InvalidFields(errs.FieldError{Property: "after", Message: "must be an integer of at least 0"})
+	if err := limit.CheckFeedAfter(after); err != nil {
+		return FeedPage{}, err
 	}
-	if limit < 1 || limit > MaxFeedLimit {
-		return FeedPage{}, errs.InvalidFields(errs.FieldError{Property: "limit", Message: "must be an integer from 1 to 1000"})
+	if err := limit.CheckFeedPage(int64(pageSize)); err != nil {
+		return FeedPage{}, err
 	}
 	for _, t := range types {
-		if !slices.Contains(event.Types, t) {
-			return FeedPage{}, errs.InvalidFields(errs.FieldError{Property: "type", Message: "unknown event type \"" + t + "\"; allowed: " + strings.Join(event.Types, ", ")})
+		if msg := event.CheckType(t); msg != "" {
+			return FeedPage{}, errs.InvalidFields(errs.FieldError{Property: "type", Message: msg})
 		}
 	}
 	page := FeedPage{Last: after}
@@ -50,7 +46,7 @@ func (a *App) ReadEvents(ctx context.Context, after int64, limit int, types []st
 		if after < purged {
 			return errs.E(errs.Gone, "events after %d have been purged", after)
 		}
-		page.Events, err = s.Events().Feed(ctx, after, limit, types)
+		page.Events, err = s.Events().Feed(ctx, after, pageSize, types)
 		return err
 	})
 	if n := len(page.Events); n > 0 {

@@ -7,7 +7,6 @@ import (
 	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/event"
 
-	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
@@ -39,16 +38,16 @@ func (a *App) ReturnOrder(ctx context.Context, meta BatchMeta, ref OrderRef, req
 		if err != nil {
 			return nil, err
 		}
-		if !req.Restock && req.To != nil {
-			return nil, errs.Invalidf("warehouse and binLocation say where restocked pieces go: leave them out when restock is false")
-		}
-		var to *stock.LocationSpec
-		if req.Restock {
-			if to, err = returnLocation(ctx, s, req.To); err != nil {
+		var def int64
+		if req.Restock && req.To == nil {
+			if def, err = defaultReturnWarehouse(ctx, s); err != nil {
 				return nil, err
 			}
 		}
-		op := &order.ReturnShipment{Order: o, Lines: req.Lines, To: to, Now: now, User: meta.User}
+		op := &order.ReturnShipment{Order: o, Lines: req.Lines, Now: now, User: meta.User}
+		if err := op.RestockTo(req.Restock, req.To, def); err != nil {
+			return nil, err
+		}
 		if err := applyOne(ctx, s, now, op, stock.Reference{IdempotencyKey: meta.Key, User: meta.User}); err != nil {
 			return nil, err
 		}
@@ -62,20 +61,14 @@ func (a *App) ReturnOrder(ctx context.Context, meta BatchMeta, ref OrderRef, req
 	})
 }
 
-// returnLocation is where restocked pieces go: the given location, else
-// the default return-shipment warehouse.
-func returnLocation(ctx context.Context, s ports.Store, given *stock.LocationSpec) (*stock.LocationSpec, error) {
-	if given != nil {
-		return given, given.Validate("")
-	}
+// defaultReturnWarehouse is the id of the default return-shipment
+// warehouse, 0 when there is none.
+func defaultReturnWarehouse(ctx context.Context, s ports.Store) (int64, error) {
 	_, def, err := s.Warehouses().Defaults(ctx)
-	if err != nil {
-		return nil, err
+	if err != nil || def == nil {
+		return 0, err
 	}
-	if def == nil {
-		return nil, errs.Invalidf("there is no default return-shipment warehouse to restock into: create a warehouse, name a location or send restock false")
-	}
-	return &stock.LocationSpec{Warehouse: &stock.WarehouseSpec{ID: def.ID()}}, nil
+	return def.ID(), nil
 }
 
 // Return reads one return shipment.

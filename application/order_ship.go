@@ -6,7 +6,6 @@ import (
 	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/event"
 
-	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
@@ -44,7 +43,7 @@ func (a *App) ShipOrder(ctx context.Context, ref OrderRef, from *stock.Warehouse
 		if err := s.Orders().Save(ctx, o); err != nil {
 			return err
 		}
-		if suppressMail || o.CustomerEmail() == "" {
+		if !o.SendsStatusMail(suppressMail) {
 			return nil
 		}
 		subject, body := order.StatusMail(o)
@@ -52,19 +51,19 @@ func (a *App) ShipOrder(ctx context.Context, ref OrderRef, from *stock.Warehouse
 	})
 }
 
-// shipWarehouse is the location a shipment clears stock from: the given
-// warehouse, else the default one.
+// shipWarehouse is the location a shipment clears stock from (see
+// order.ShipFrom); the default warehouse is looked up only when none is
+// given.
 func shipWarehouse(ctx context.Context, s ports.Store, from *stock.WarehouseSpec) (stock.LocationSpec, error) {
-	if from != nil {
-		spec := stock.LocationSpec{Warehouse: from}
-		return spec, spec.Validate("")
+	var def int64
+	if from == nil {
+		w, _, err := s.Warehouses().Defaults(ctx)
+		if err != nil {
+			return stock.LocationSpec{}, err
+		}
+		if w != nil {
+			def = w.ID()
+		}
 	}
-	def, _, err := s.Warehouses().Defaults(ctx)
-	if err != nil {
-		return stock.LocationSpec{}, err
-	}
-	if def == nil {
-		return stock.LocationSpec{}, errs.Invalidf("there is no default warehouse to ship from: create a warehouse or name one")
-	}
-	return stock.LocationSpec{Warehouse: &stock.WarehouseSpec{ID: def.ID()}}, nil
+	return order.ShipFrom(from, def)
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -27,7 +28,7 @@ func (a *App) ExportStock(ctx context.Context, warehouseCode string, each func(p
 				return err
 			}
 			if len(p.Items) == 0 {
-				return errs.Invalidf("warehouse with code %q does not exist", warehouseCode)
+				return errs.Invalidf("warehouse with code %q does not exist", warehouseCode).On("warehouse").Breaks(stock.UnknownWarehouse)
 			}
 			warehouseID = p.Items[0].ID()
 		}

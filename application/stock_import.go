@@ -9,6 +9,7 @@ import (
 	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/idempotency"
+	"github.com/shopstock/inventory/domain/limit"
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
 )
@@ -23,12 +24,6 @@ const (
 	// (stock.Change).
 	ImportChange ImportMode = "change"
 )
-
-// MaxImportLines is the most lines one import may carry after its header.
-const MaxImportLines = 100_000
-
-// MaxImportErrors is the most failing lines a rejected import lists.
-const MaxImportErrors = 100
 
 // ImportLine is one line of a stock import as an adapter read it. Line is
 // its number in the file (the header is line 1). An empty BinLocationCode
@@ -55,7 +50,7 @@ type RenderImport func(ImportResult) ([]byte, error)
 // ImportStock applies every line of a stock import in one transaction, or
 // none: when any line fails (it cannot be read, names nothing, or breaks a
 // stock rule at the point of the file where it comes), the import is an
-// Invalid error listing up to MaxImportErrors failing lines, and nothing is
+// Invalid error listing up to limit.MaxImportErrors failing lines, and nothing is
 // kept, not even the claim of the idempotency key. Lines apply in order
 // through the batch loop, so a line sees the effects of the lines before it;
 // ledger entries carry the key, the API user and the line number as the
@@ -93,13 +88,7 @@ func checkImport(mode ImportMode, lines []ImportLine) error {
 	if mode != ImportSet && mode != ImportChange {
 		return errs.Invalidf("import mode %q is unknown: use %q or %q", mode, ImportSet, ImportChange)
 	}
-	if len(lines) == 0 {
-		return errs.Invalidf("the import has no lines after the header: send 1 to %d", MaxImportLines)
-	}
-	if len(lines) > MaxImportLines {
-		return errs.Invalidf("the import has %d lines after the header; at most %d are allowed", len(lines), MaxImportLines)
-	}
-	return nil
+	return limit.CheckImportLines(len(lines))
 }
 
 // importOperations turns lines into the operations of the batch loop, with
@@ -151,7 +140,7 @@ func rejection(lines []ImportLine, results []OperationResult) error {
 			continue
 		}
 		count++
-		if len(failures) < MaxImportErrors {
+		if len(failures) < limit.MaxImportErrors {
 			failures = append(failures, errs.LineError{Line: lines[i].Line, Message: r.Message})
 		}
 	}
@@ -159,8 +148,8 @@ func rejection(lines []ImportLine, results []OperationResult) error {
 		return nil
 	}
 	msg := fmt.Sprintf("the import was rejected and changed nothing: %d of %d lines failed", count, len(lines))
-	if count > MaxImportErrors {
-		msg += fmt.Sprintf("; the first %d are listed", MaxImportErrors)
+	if count > limit.MaxImportErrors {
+		msg += fmt.Sprintf("; the first %d are listed", limit.MaxImportErrors)
 	}
 	return errs.InvalidLines(msg, failures...)
 }

@@ -1,6 +1,10 @@
 package ports
 
-import "time"
+import (
+	"time"
+
+	"github.com/shopstock/inventory/domain/stock"
+)
 
 // StockLine is a mapping as people read it: with the codes, number and name
 // of what it joins.
@@ -17,6 +21,9 @@ type StockLine struct {
 	DefaultMapping      bool
 	LastStockTake       *time.Time
 }
+
+// Movable is what of the line's stock may move elsewhere (stock.Unreserved).
+func (l StockLine) Movable() int { return stock.Unreserved(l.Stock, l.ReservedStock) }
 
 // StockLineFilter picks the lines of one article detail or of one bin
 // location (whichever id is not 0).

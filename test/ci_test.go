@@ -144,3 +144,57 @@ func TestCIBoundsTheTestStep(t *testing.T) {
 		t.Fatal("no go test -race step in .ci/run")
 	}
 }
+
+// TestCITestStepFailsOnASkipThatIsNotAllowed runs the test step's reader on
+// a real `go test -json` of a small module: a skip that allowed_skips names
+// passes; another skip fails and is named; a failure fails and its output
+// is shown.
+func TestCITestStepFailsOnASkipThatIsNotAllowed(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module skipdemo\n\ngo 1.22\n",
+		"demo_test.go": `package skipdemo
+
+import (
+	"os"
+	"testing"
+)
+
+func TestRuns(t *testing.T) {}
+
+func TestAllowedSkip(t *testing.T) { t.Skip("no such device here") }
+
+func TestOtherSkip(t *testing.T) {
+	if os.Getenv("DEMO_SKIP") != "" {
+		t.Skip("nothing to test against")
+	}
+}
+
+func TestFails(t *testing.T) {
+	if os.Getenv("DEMO_FAIL") != "" {
+		t.Error("the demo failure")
+	}
+}
+`,
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const run = `allowed_skips=("TestAllowedSkip: the runner has no such device")
+go_test_checked go test -json -count=1 ./...`
+
+	out, err := ciRun(t, dir, run, "GOFLAGS=", "GOWORK=off")
+	if err != nil || !strings.Contains(out, "--- SKIP: TestAllowedSkip") || !strings.Contains(out, "0 failed, 1 skipped, 0 of them not allowed") {
+		t.Errorf("an allowed skip: %v\n%s", err, out)
+	}
+	out, err = ciRun(t, dir, run, "GOFLAGS=", "GOWORK=off", "DEMO_SKIP=1")
+	if err == nil || !strings.Contains(out, "skipped, not allowed: skipdemo TestOtherSkip") || strings.Contains(out, "not allowed: skipdemo TestAllowedSkip") {
+		t.Errorf("a skip that is not allowed: %v\n%s", err, out)
+	}
+	out, err = ciRun(t, dir, run, "GOFLAGS=", "GOWORK=off", "DEMO_FAIL=1")
+	if err == nil || !strings.Contains(out, "--- FAIL: TestFails") || !strings.Contains(out, "the demo failure") || strings.Contains(out, "=== RUN") {
+		t.Errorf("a failing test: %v\n%s", err, out)
+	}
+}

@@ -99,3 +99,98 @@ func TestAWarehouseLeavingSaleRecordsStockChanged(t *testing.T) {
 		t.Errorf("a rename changes no figure: %v", events)
 	}
 }
+
+// What is cancelled holds nothing back: availableStock subtracts only what
+// positions that are not cancelled, of orders that are not cancelled, still
+// have to ship (DESIGN 5), and a cancelled order or position releases its
+// reservations (extensions P). "Below" is strict (extensions E4 and E1:
+// availableStock < reorderPoint), so stock exactly at the reorder point is
+// not below it and sends no stock.low.
+func TestReorderPointIgnoresCancelledOrdersAndPositionsAndBelowIsStrict(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		f := ohSetup(t, databaseURL)
+		env := f.env
+		art := f.art1
+		// Available never drops below 6 until RC-5: no stock.low before.
+		f.put(t, art, ohWarehouse(f.main), 13)
+		ohOK(t, env.Do(t, "PUT", fmt.Sprintf("/api/articleDetails/%d", art), map[string]any{"reorderPoint": 6}))
+		line := func(quantity int, status string) map[string]any {
+			d := map[string]any{"articleDetailId": art, "quantity": quantity}
+			if status != "" {
+				d["status"] = status
+			}
+			return d
+		}
+		figures := func() (available, reserved any) {
+			data := ohOK(t, env.Do(t, "GET", fmt.Sprintf("/api/articleDetails/%d", art), nil))["data"].(map[string]any)
+			return data["availableStock"], data["reservedStock"]
+		}
+		below := func() (bool, bool) {
+			in := func(value string) bool {
+				body := ohOK(t, env.Do(t, "GET", "/api/articleDetails?filter[0][property]=articleDetail.belowReorderPoint&filter[0][value]="+value, nil))
+				for _, item := range body["data"].([]any) {
+					if item.(map[string]any)["id"] == float64(art) {
+						return true
+					}
+				}
+				return false
+			}
+			return in("true"), in("false")
+		}
+		lows := func() []map[string]any {
+			events, _ := evFeed(t, env, "type=stock.low")
+			var out []map[string]any
+			for _, e := range events {
+				if e.Data["articleDetailId"] == float64(art) {
+					out = append(out, e.Data)
+				}
+			}
+			return out
+		}
+		expect := func(when string, available float64, isBelow bool, lowEvents int) {
+			t.Helper()
+			if got, reserved := figures(); got != available || reserved != float64(0) {
+				t.Errorf("%s: availableStock %v, reservedStock %v; want %v and 0", when, got, reserved, available)
+			}
+			if inTrue, inFalse := below(); inTrue != isBelow || inFalse == isBelow {
+				t.Errorf("%s: listed by belowReorderPoint=true %v, by =false %v; want below %v", when, inTrue, inFalse, isBelow)
+			}
+			if got := lows(); len(got) != lowEvents {
+				t.Errorf("%s: %d stock.low events %v, want %d", when, len(got), got, lowEvents)
+			}
+		}
+
+		// Pushed cancelled: an order, and a position next to one of
+		// another product.
+		f.newOrder(t, map[string]any{"number": "RC-1", "status": "Cancelled", "details": []any{line(5, "")}})
+		f.newOrder(t, map[string]any{"number": "RC-2", "details": []any{line(3, "Cancelled"), map[string]any{"articleDetailId": f.art2, "quantity": 1}}})
+		// Cancelled afterwards: an order that had its pieces reserved, and
+		// one position of an order whose other position still counts.
+		rc3, _ := f.newOrder(t, map[string]any{"number": "RC-3", "details": []any{line(2, "")}})
+		ohOK(t, env.Do(t, "POST", fmt.Sprintf("/api/orders/%d/pickingList", rc3), map[string]any{"warehouse": map[string]any{"id": f.main}}))
+		if _, reserved := figures(); reserved != float64(2) {
+			t.Fatalf("reservedStock after picking RC-3 = %v, want 2", reserved)
+		}
+		ohOK(t, env.Do(t, "PUT", fmt.Sprintf("/api/orders/%d", rc3), map[string]any{"status": "Cancelled"}))
+		// 13 in stock, 7 outstanding: 6, exactly the reorder point.
+		rc4, o4 := f.newOrder(t, map[string]any{"number": "RC-4", "details": []any{line(4, ""), line(3, "")}})
+		expect("at the reorder point with RC-4", 6, false, 0)
+		ohOK(t, env.Do(t, "PUT", fmt.Sprintf("/api/orders/%d", rc4), map[string]any{"details": []any{map[string]any{"id": ohDetailID(t, o4, 1), "status": "Cancelled"}}}))
+		f.put(t, art, ohWarehouse(f.main), -3)
+		// 10 in stock, 4 outstanding: 6 again.
+		expect("at the reorder point after cancelling a position of RC-4", 6, false, 0)
+
+		// One piece more outstanding is below: 5 < 6, and stock.low says so.
+		rc5, _ := f.newOrder(t, map[string]any{"number": "RC-5", "details": []any{line(1, "")}})
+		expect("one under the reorder point", 5, true, 1)
+		if low := lows(); len(low) == 1 && (low[0]["availableStock"] != float64(5) || low[0]["reorderPoint"] != float64(6)) {
+			t.Errorf("stock.low = %v, want availableStock 5, reorderPoint 6", low[0])
+		}
+
+		// Cancelling that order is back at the point: not below, and no
+		// new stock.low.
+		ohOK(t, env.Do(t, "PUT", fmt.Sprintf("/api/orders/%d", rc5), map[string]any{"status": "Cancelled"}))
+		expect("back at the reorder point", 6, false, 1)
+	})
+}

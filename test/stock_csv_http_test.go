@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/limit"
 	"github.com/shopstock/inventory/test/apitest"
 	"github.com/shopstock/inventory/test/testdb"
 )
@@ -341,7 +342,7 @@ func TestStockCSVImportRejectedAsAWhole(t *testing.T) {
 		}
 		var b strings.Builder
 		b.WriteString(stockImportHeader + "\n")
-		for range application.MaxImportLines + 1 {
+		for range limit.MaxImportLines + 1 {
 			b.WriteString("WH1,A-01,SKU-1,1\n")
 		}
 		if r := e.importRejected("change", "whole", b.String()); !strings.Contains(r.Message, "more than 100000 lines") {

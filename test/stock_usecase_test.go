@@ -776,3 +776,27 @@ func TestStockAvailableFigures(t *testing.T) {
 		e.checkLedger()
 	})
 }
+
+// A failed operation's result names the property its error concerns and
+// the rule it broke, for the console to put it beside its field; a
+// relocation names the side it concerns.
+func TestStockAFailedOperationNamesItsPropertyAndRule(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		e := newStockEnv(t, databaseURL)
+		wh, _ := e.newWarehouse("WH1", true)
+		a1 := e.newBin(wh, "A-01")
+		p := e.newArticle(10)
+		res := e.batch("relocate",
+			application.BatchOperation{Op: stock.Relocate{ArticleDetailID: p, From: stockBin(a1), To: stockBin(999999), Quantity: 1}},
+			application.BatchOperation{Op: stock.Relocate{ArticleDetailID: p, From: stockBin(a1), To: stockWarehouse(wh), Quantity: 1}},
+		)
+		for i, want := range []application.OperationResult{
+			{Property: "destination.binLocation", Code: stock.UnknownBinLocation},
+			{Property: "quantity", Code: stock.InsufficientStock},
+		} {
+			if got := res.Results[i]; got.Success || got.Property != want.Property || got.Code != want.Code {
+				t.Errorf("operation %d: %+v, want property %q, code %q", i, got, want.Property, want.Code)
+			}
+		}
+	})
+}

@@ -22,6 +22,7 @@ import (
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/limit"
 )
 
 //go:embed templates/*.html
@@ -273,7 +274,7 @@ func messageOf(err error) string {
 // pathID reads a positive id from the path; anything else names nothing.
 func pathID(r *http.Request, wildcard, what string) (int64, error) {
 	id, err := strconv.ParseInt(r.PathValue(wildcard), 10, 64)
-	if err != nil || id <= 0 || id > 2147483647 {
+	if err != nil || !limit.ValidID(id) {
 		return 0, errs.NotFoundf("There is no such %s.", what)
 	}
 	return id, nil

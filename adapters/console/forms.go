@@ -6,14 +6,15 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"net/http"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/limit"
 	"github.com/shopstock/inventory/domain/stock"
 )
 
@@ -76,7 +77,7 @@ func (f *form) quantity(field string, positive bool) int {
 	}
 	q, err := stock.ParseQuantity(field, n)
 	if err != nil {
-		f.fail(field, "Must be a whole number from 0 to 1000000000.")
+		f.fail(field, fmt.Sprintf("Must be a whole number from 0 to %d.", stock.MaxQuantity))
 		return 0
 	}
 	if positive && q <= 0 {
@@ -90,7 +91,7 @@ func (f *form) quantity(field string, positive bool) int {
 // id reads a required positive id chosen in a select.
 func (f *form) id(field, what string) int64 {
 	n, err := strconv.ParseInt(f.Values[field], 10, 64)
-	if err != nil || n <= 0 || n > 2147483647 {
+	if err != nil || !limit.ValidID(n) {
 		f.fail(field, "Choose "+what+".")
 		return 0
 	}
@@ -115,27 +116,62 @@ func (f *form) fingerprint(action string) string {
 	return hex.EncodeToString(sum.Sum(nil))
 }
 
-// place puts a use case's message beside the field it concerns: a location
-// that does not exist beside the location, anything else beside fallback.
-var (
-	aboutBin       = regexp.MustCompile(`^bin location (\d+|with code)|binLocation`)
-	aboutWarehouse = regexp.MustCompile(`^warehouse (\d+|with code|id)`)
-)
+// fields maps the properties of the request a form sends, as the service
+// names them in its errors, to the form's fields that hold them.
+type fields map[string]string
 
-func (f *form) place(msg, binField, warehouseField, fallback string) {
-	switch {
-	case binField != "" && aboutBin.MatchString(msg):
-		f.fail(binField, msg)
-	case warehouseField != "" && aboutWarehouse.MatchString(msg):
-		f.fail(warehouseField, msg)
-	default:
-		f.fail(fallback, msg)
+// locationFields are the properties of a location that form.location
+// reads, under prefix ("destination." for where a relocation goes).
+func locationFields(prefix, warehouseField, binField string) fields {
+	return fields{
+		prefix + "warehouse":               warehouseField,
+		prefix + "binLocation":             binField,
+		prefix + "binLocation.warehouseId": warehouseField,
 	}
 }
 
+// with is the union of two maps of fields, a new map.
+func (fs fields) with(more fields) fields {
+	out := make(fields, len(fs)+len(more))
+	for _, m := range []fields{fs, more} {
+		for p, field := range m {
+			out[p] = field
+		}
+	}
+	return out
+}
+
+// place puts a use case's message beside the field that holds the property
+// its error concerns; a property inside one (binLocation.code) goes where
+// the one that holds it goes, and anything else beside fallback.
+func (f *form) place(msg, property string, where fields, fallback string) {
+	for p := property; p != ""; {
+		if field, ok := where[p]; ok {
+			f.fail(field, msg)
+			return
+		}
+		i := strings.LastIndexByte(p, '.')
+		if i < 0 {
+			break
+		}
+		p = p[:i]
+	}
+	f.fail(fallback, msg)
+}
+
+// placeError is place for an error of a use case.
+func (f *form) placeError(err error, where fields, fallback string) {
+	f.place(messageOf(err), errs.PropertyOf(err), where, fallback)
+}
+
+// storedResult is one operation's result as a form stores it for a
+// replay: with the property its error concerns, so that a replay places
+// the error as the first run did.
 type storedResult struct {
-	Success bool   `json:"success"`
-	Message string `json:"message,omitempty"`
+	Success  bool      `json:"success"`
+	Message  string    `json:"message,omitempty"`
+	Property string    `json:"property,omitempty"`
+	Code     errs.Code `json:"code,omitempty"`
 }
 
 // renderResults is what the batch engine stores under the form's key and
@@ -143,7 +179,7 @@ type storedResult struct {
 func renderResults(res application.BatchResult) ([]byte, error) {
 	out := make([]storedResult, len(res.Results))
 	for i, r := range res.Results {
-		out[i] = storedResult{Success: r.Success, Message: r.Message}
+		out[i] = storedResult{Success: r.Success, Message: r.Message, Property: r.Property, Code: r.Code}
 	}
 	return json.Marshal(out)
 }
@@ -188,6 +224,11 @@ func formError(f *form, err error) error {
 		return nil
 	}
 	return err
+}
+
+// placeResult puts the error of a failed operation beside its field.
+func (f *form) placeResult(r storedResult, where fields, fallback string) {
+	f.place(r.Message, r.Property, where, fallback)
 }
 
 // replayNotice tells the person that a repeated submission did nothing new.

@@ -1,6 +1,11 @@
 package console
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/stock"
+)
 
 func TestQuantitiesAreWholeNumbersWithinTheAPIsBounds(t *testing.T) {
 	for _, c := range []struct {
@@ -26,18 +31,44 @@ func TestQuantitiesAreWholeNumbersWithinTheAPIsBounds(t *testing.T) {
 	}
 }
 
-func TestAMessageGoesBesideTheFieldItConcerns(t *testing.T) {
-	for msg, want := range map[string]string{
-		`bin location with code "Z-9" does not exist in warehouse "MAIN"`:              "bin",
-		`bin location 7 does not exist`:                                                "bin",
-		`warehouse with code "X" does not exist`:                                       "warehouse",
-		`insufficient stock of article detail 1 at bin A-01: requested 5, available 2`: "quantity",
+func TestAMessageGoesBesideTheFieldOfThePropertyItConcerns(t *testing.T) {
+	move := locationFields("destination.", "warehouse", "bin").with(fields{"source": "from", "quantity": "quantity"})
+	for _, c := range []struct {
+		property string
+		want     string
+	}{
+		{"destination.binLocation", "bin"},
+		{"destination.binLocation.warehouseId", "warehouse"},
+		{"destination.binLocation.code", "bin"},
+		{"destination.warehouse", "warehouse"},
+		{"source.binLocation", "from"},
+		{"quantity", "quantity"},
+		{"destination", "quantity"},
+		{"articleDetailId", "quantity"},
+		{"", "quantity"},
 	} {
 		f := &form{Values: map[string]string{}, Errors: map[string]string{}}
-		f.place(msg, "bin", "warehouse", "quantity")
-		if f.Err(want) != msg {
-			t.Errorf("%q went to %v, want %s", msg, f.Errors, want)
+		f.place("the message", c.property, move, "quantity")
+		if f.Err(c.want) != "the message" || len(f.Errors) != 1 {
+			t.Errorf("%q went to %v, want %s", c.property, f.Errors, c.want)
 		}
+	}
+}
+
+// A replayed form shows its errors where the first run did: the stored
+// result keeps the property.
+func TestAStoredResultKeepsThePropertyOfItsError(t *testing.T) {
+	body, err := renderResults(application.BatchResult{Results: []application.OperationResult{
+		{Message: "insufficient stock", Property: "quantity", Code: stock.InsufficientStock}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := decodeRun(application.BatchOutcome{Body: body}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := run.Results[0]; r.Property != "quantity" || r.Code != stock.InsufficientStock {
+		t.Errorf("stored %+v", r)
 	}
 }
 

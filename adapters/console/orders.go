@@ -90,7 +90,7 @@ func (h *Handler) orderRoutes() {
 		if !f.Failed() {
 			err := h.app.ShipOrder(r.Context(), application.OrderRef{ID: id}, &stock.WarehouseSpec{ID: wh}, false, u.Name)
 			if errs.KindOf(err) == errs.Invalid {
-				f.place(messageOf(err), "", "warehouse", "")
+				f.placeError(err, fields{"warehouse": "warehouse"}, "")
 			} else if err != nil {
 				return err
 			}
@@ -125,7 +125,7 @@ func (h *Handler) orderRoutes() {
 			return err
 		}
 		if !f.Failed() && !run.Results[0].Success {
-			f.place(run.Results[0].Message, "bin", "warehouse", "quantity")
+			f.placeResult(run.Results[0], locationFields("", "warehouse", "bin").with(fields{"quantity": "quantity"}), "quantity")
 		}
 		if f.Failed() {
 			return h.orderPage(w, r, u, id, http.StatusBadRequest, orderForms{position: f.renew(), detail: detail})
@@ -183,7 +183,7 @@ func (h *Handler) orderPage(w http.ResponseWriter, r *http.Request, u *applicati
 	}
 	for _, det := range o.Details() {
 		row := positionRow{Detail: det, Article: articles[det.ArticleDetailID()], Outstanding: o.Outstanding(det), Form: newForm(),
-			Returnable: det.Shipped() - det.Returned()}
+			Returnable: det.Returnable()}
 		d.ToShip += row.Outstanding
 		d.Returnable += row.Returnable
 		row.Form.Values["warehouse"] = whValue

@@ -9,6 +9,7 @@ import (
 	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/catalog"
 	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/limit"
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/domain/warehouse"
 	"github.com/shopstock/inventory/ports"
@@ -43,7 +44,7 @@ func (h *Handler) productRoutes() {
 		}
 		return h.productPage(w, r, u, id, http.StatusOK, nil)
 	})
-	h.productAction("goods", "stock/change", func(f *form, id int64) (stock.Operation, string) {
+	h.productAction("goods", "stock/change", locationFields("", "warehouse", "bin"), func(f *form, id int64) (stock.Operation, string) {
 		at := f.location("warehouse", "bin")
 		q := f.quantity("quantity", true)
 		switch f.Val("direction") {
@@ -55,7 +56,7 @@ func (h *Handler) productRoutes() {
 		f.fail("", "Choose goods in or goods out.")
 		return nil, ""
 	})
-	h.productAction("move", "stock/relocate", func(f *form, id int64) (stock.Operation, string) {
+	h.productAction("move", "stock/relocate", locationFields("destination.", "warehouse", "bin").with(fields{"source": "from"}), func(f *form, id int64) (stock.Operation, string) {
 		from := f.id("from", "the bin location to move from")
 		to := f.location("warehouse", "bin")
 		op := stock.Relocate{ArticleDetailID: id, From: stock.LocationSpec{BinLocation: &stock.BinLocationSpec{ID: from}}, To: to}
@@ -66,7 +67,7 @@ func (h *Handler) productRoutes() {
 		op.Quantity = f.quantity("quantity", true)
 		return op, fmt.Sprintf("Moved %d.", op.Quantity)
 	})
-	h.productAction("count", "stock/set", func(f *form, id int64) (stock.Operation, string) {
+	h.productAction("count", "stock/set", locationFields("", "warehouse", "bin"), func(f *form, id int64) (stock.Operation, string) {
 		at := f.location("warehouse", "bin")
 		q := f.quantity("quantity", false)
 		return stock.Set{ArticleDetailID: id, At: at, Quantity: q}, fmt.Sprintf("Counted %d.", q)
@@ -86,7 +87,7 @@ func (h *Handler) productRoutes() {
 			err := h.app.SetDefaultBinLocation(r.Context(), binID, id, isDefault)
 			switch errs.KindOf(err) {
 			case errs.Invalid, errs.NotFound:
-				f.place(messageOf(err), "bin", "warehouse", "bin")
+				f.placeError(err, fields{"binLocation": "bin"}, "bin")
 			default:
 				if err != nil {
 					return err
@@ -145,8 +146,9 @@ func (h *Handler) binByCode(r *http.Request, f *form, warehouseField, binField s
 // productAction registers a stock form of the product page: it reads the
 // operation, runs it through the batch engine under the form's key and
 // returns to the page, or shows the page again with the errors beside
-// their fields.
-func (h *Handler) productAction(name, endpoint string, build func(f *form, id int64) (stock.Operation, string)) {
+// their fields (where: the fields of the operation's properties besides
+// its quantity).
+func (h *Handler) productAction(name, endpoint string, where fields, build func(f *form, id int64) (stock.Operation, string)) {
 	h.action("POST /console/products/{id}/"+name, access.WriteStock, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
 		id, err := pathID(r, "id", "product")
 		if err != nil {
@@ -162,7 +164,7 @@ func (h *Handler) productAction(name, endpoint string, build func(f *form, id in
 			return err
 		}
 		if !f.Failed() && !run.Results[0].Success {
-			f.place(run.Results[0].Message, "bin", "warehouse", "quantity")
+			f.placeResult(run.Results[0], where.with(fields{"quantity": "quantity"}), "quantity")
 		}
 		if f.Failed() {
 			return h.productPage(w, r, u, id, http.StatusBadRequest, map[string]*form{name: f.renew()})
@@ -213,7 +215,7 @@ func (h *Handler) productPage(w http.ResponseWriter, r *http.Request, u *applica
 
 // warehouses lists every warehouse, for the location selects.
 func (h *Handler) warehouses(r *http.Request) ([]*warehouse.Warehouse, error) {
-	p, err := h.app.Warehouses(r.Context(), ports.ListQuery{Limit: 1000, Sorts: []ports.Sort{{Property: "warehouse.code"}}})
+	p, err := h.app.Warehouses(r.Context(), ports.ListQuery{Limit: limit.DefaultListLimit, Sorts: []ports.Sort{{Property: "warehouse.code"}}})
 	return p.Items, err
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/access"
+	"github.com/shopstock/inventory/domain/limit"
 	"github.com/shopstock/inventory/domain/webhook"
 	"github.com/shopstock/inventory/ports"
 )
@@ -32,7 +33,7 @@ func (h *Handler) webhookRoutes() {
 		if !may(u, access.ManageWebhooks) {
 			return forbiddenPage(w, u)
 		}
-		p, err := h.app.Webhooks(r.Context(), ports.ListQuery{Limit: 1000, Sorts: []ports.Sort{{Property: "webhook.id"}}})
+		p, err := h.app.Webhooks(r.Context(), ports.ListQuery{Limit: limit.DefaultListLimit, Sorts: []ports.Sort{{Property: "webhook.id"}}})
 		if err != nil {
 			return err
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/limit"
 	"github.com/shopstock/inventory/domain/stock"
 )
 
@@ -114,7 +115,7 @@ func readBatch(w http.ResponseWriter, r *http.Request, endpoint string) (batchRe
 	}
 	canonical := newJCS(raw)
 	defer canonical.release()
-	scan := scanBatch(raw, application.MaxBatchOperations, canonical)
+	scan := scanBatch(raw, limit.MaxBatchOperations, canonical)
 	// A fault of JSON anywhere outranks one of shape, which ends the scan.
 	if scan.invalid || scan.shape != nil && !json.Valid(raw) {
 		var v any
@@ -126,11 +127,8 @@ func readBatch(w http.ResponseWriter, r *http.Request, endpoint string) (batchRe
 	if kind := jsonKind(raw); kind != "an array" {
 		return batchRequest{}, errs.Invalidf("request body must be a JSON array of operations, not %s", kind)
 	}
-	if scan.elements == 0 {
-		return batchRequest{}, errs.Invalidf("the batch is empty: send 1 to %d operations", application.MaxBatchOperations)
-	}
-	if scan.elements > application.MaxBatchOperations {
-		return batchRequest{}, errs.Invalidf("the batch has %d operations; at most %d are allowed", scan.elements, application.MaxBatchOperations)
+	if err := limit.CheckBatchSize(scan.elements); err != nil {
+		return batchRequest{}, err
 	}
 	if scan.notObject >= 0 {
 		return batchRequest{}, errs.Invalidf("operation %d is not a JSON object but %s: every element of the array must be an object", scan.notObject, scan.notObjectKind)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/shopstock/inventory/domain/code"
 	"github.com/shopstock/inventory/domain/errs"
 )
 
@@ -90,7 +91,7 @@ func jsonKey(token []byte) string {
 }
 
 // multilineProperties may hold tab, line feed and carriage return.
-var multilineProperties = []string{"address", "comment"}
+var multilineProperties = code.MultilineProperties
 
 // textProblem finds the first string (key or value) in the valid JSON value
 // raw that is not valid UTF-8 or holds a control character (U+0000–U+001F,
@@ -203,15 +204,10 @@ func isMultiline(path string) bool {
 // into U+FFFD, so that two different strings could become one.
 func stringProblem(token []byte, multiline bool) string {
 	const (
-		notUTF8 = "must be valid UTF-8"
-		control = "must not contain control characters"
+		notUTF8 = code.NotUTF8Message
+		control = code.ControlMessage
 	)
-	allowed := func(r rune) bool {
-		if r < 0x20 || r == 0x7f {
-			return multiline && (r == '\t' || r == '\n' || r == '\r')
-		}
-		return true
-	}
+	allowed := func(r rune) bool { return code.Allowed(r, multiline) }
 	if len(token) < 2 {
 		return ""
 	}

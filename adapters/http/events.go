@@ -6,8 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/shopstock/inventory/application"
-	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/limit"
 )
 
 type eventJSON struct {
@@ -30,20 +29,27 @@ func (h *Handler) eventRoutes() {
 // readEvents serves the change feed (extensions E2).
 func (h *Handler) readEvents(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	after, limit := int64(0), 100
+	after, size := int64(0), limit.DefaultFeedPage
+	// What is not an integer is out of range too (-1 fails either check).
 	if raw := q.Get("after"); raw != "" {
 		n, err := strconv.ParseInt(raw, 10, 64)
-		if err != nil || n < 0 {
-			return errs.InvalidFields(errs.FieldError{Property: "after", Message: "must be an integer of at least 0"})
+		if err != nil {
+			n = -1
+		}
+		if err := limit.CheckFeedAfter(n); err != nil {
+			return err
 		}
 		after = n
 	}
 	if raw := q.Get("limit"); raw != "" {
-		n, err := strconv.Atoi(raw)
-		if err != nil || n < 1 || n > application.MaxFeedLimit {
-			return errs.InvalidFields(errs.FieldError{Property: "limit", Message: "must be an integer from 1 to 1000"})
+		n, err := strconv.ParseInt(raw, 10, 64)
+		if err != nil {
+			n = -1
 		}
-		limit = n
+		if err := limit.CheckFeedPage(n); err != nil {
+			return err
+		}
+		size = int(n)
 	}
 	var types []string
 	for _, raw := range q["type"] {
@@ -53,7 +59,7 @@ func (h *Handler) readEvents(w http.ResponseWriter, r *http.Request) error {
 			}
 		}
 	}
-	page, err := h.app.ReadEvents(r.Context(), after, limit, types)
+	page, err := h.app.ReadEvents(r.Context(), after, size, types)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/limit"
 )
 
 // Defaults of Config's limits (extensions section L).
@@ -21,8 +22,8 @@ const (
 	// MaxHeaderBytes bounds the request headers; the server answers 431
 	// beyond it.
 	MaxHeaderBytes = 64 << 10
-	// maxID is the largest id: ids are 32-bit in both databases.
-	maxID = 2147483647
+	// maxID is the largest id (limit.MaxID).
+	maxID = limit.MaxID
 )
 
 // errRequestTimedOut is the cause of a request context that ran out of

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/idempotency"
+	"github.com/shopstock/inventory/domain/limit"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -73,7 +73,8 @@ func jsonDepthAndDuplicates(t *testing.T, body []byte) (depth int, duplicate boo
 
 // FuzzReadBatch reads arbitrary bodies as a stock batch: never a panic, and
 // what passes is valid JSON within the depth, without duplicate keys, an
-// array of 1..1000 objects, with a stable fingerprint.
+// array of 1..1000 objects, read by the independent reference too, with
+// the fingerprint the reference computes.
 func FuzzReadBatch(f *testing.F) {
 	for _, seed := range []string{
 		`[{"articleDetailId":1,"quantity":5,"warehouse":{"code":"W1"}}]`,
@@ -99,6 +100,7 @@ func FuzzReadBatch(f *testing.F) {
 			t.Fatalf("key %q passed", key)
 		}
 		req, err := readBatch(httptest.NewRecorder(), r, "stock/change")
+		ref := refRead(body, "application/json")
 		if err != nil {
 			if _, ok := errs.As(err); !ok {
 				var pe *protocolError
@@ -106,7 +108,13 @@ func FuzzReadBatch(f *testing.F) {
 					t.Fatalf("an error of no kind: %v", err)
 				}
 			}
+			if ref.status == 0 {
+				t.Fatalf("refused %q (%v), which the reference reads", body, err)
+			}
 			return
+		}
+		if ref.status != 0 {
+			t.Fatalf("read %q, which the reference refuses: %d %s", body, ref.status, ref.message)
 		}
 		if !json.Valid(body) {
 			t.Fatalf("an invalid body passed: %q", body)
@@ -115,7 +123,7 @@ func FuzzReadBatch(f *testing.F) {
 		if depth > maxJSONDepth || dup {
 			t.Fatalf("depth %d, duplicate %v passed: %q", depth, dup, body)
 		}
-		if n := len(req.operations); n < 1 || n > application.MaxBatchOperations {
+		if n := len(req.operations); n < 1 || n > limit.MaxBatchOperations {
 			t.Fatalf("%d operations", n)
 		}
 		for _, op := range req.operations {
@@ -131,8 +139,8 @@ func FuzzReadBatch(f *testing.F) {
 			_, _ = parseChange(req.arena, op.fields)
 			_, _ = parseRelocation(req.arena, op.fields)
 		}
-		if again := fingerprint(body); again != req.meta.Fingerprint {
-			t.Fatal("the fingerprint is not stable")
+		if want := refFingerprint(body); req.meta.Fingerprint != want {
+			t.Fatalf("fingerprint %s, want %s, the SHA-256 of the RFC 8785 form", req.meta.Fingerprint, want)
 		}
 	})
 }
@@ -235,11 +243,11 @@ func FuzzParseList(f *testing.F) {
 			}
 			return
 		}
-		if len(q.Filters) > maxFilters || len(q.Sorts) > maxSorts || q.Limit < 1 || q.Limit > maxLimit || q.Start < 0 {
+		if len(q.Filters) > limit.MaxFilters || len(q.Sorts) > limit.MaxSorts || q.Limit < 1 || q.Limit > maxLimit || q.Start < 0 {
 			t.Fatalf("%q passed: %+v", raw, q)
 		}
 		for _, f := range q.Filters {
-			if len(f.Values) > maxInValues {
+			if len(f.Values) > limit.MaxInValues {
 				t.Fatalf("%q: %d values", raw, len(f.Values))
 			}
 			if _, known := ports.OrderFields[f.Property]; !known {

@@ -11,15 +11,13 @@ import (
 	"time"
 
 	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/limit"
 	"github.com/shopstock/inventory/ports"
 )
 
 const (
-	defaultLimit = 1000
-	maxLimit     = 10000
-	maxFilters   = 50
-	maxSorts     = 10
-	maxInValues  = 1000
+	defaultLimit = limit.DefaultListLimit
+	maxLimit     = limit.MaxListLimit
 )
 
 var (
@@ -80,11 +78,8 @@ func parseList(query url.Values, fields ports.ListFields) (ports.ListQuery, erro
 		}
 		c.params[m[3]] = vals[len(vals)-1]
 	}
-	if len(filters) > maxFilters {
-		return q, errs.Invalidf("the list has %d filters; at most %d are allowed", len(filters), maxFilters)
-	}
-	if len(sorts) > maxSorts {
-		return q, errs.Invalidf("the list has %d sorts; at most %d are allowed", len(sorts), maxSorts)
+	if err := limit.CheckListShape(len(filters), len(sorts)); err != nil {
+		return q, err
 	}
 	for _, c := range ordered(filters) {
 		f, err := parseFilter(c, fields)
@@ -220,8 +215,8 @@ func parseFilter(c *rawCondition, fields ports.ListFields) (ports.Filter, error)
 				}
 			}
 		}
-		if len(items) > maxInValues {
-			return f, errs.Invalidf("filter[%d][value] holds %d values; %s takes at most %d", c.index, len(items), f.Expression, maxInValues)
+		if err := limit.CheckInValues(c.index, f.Expression, len(items)); err != nil {
+			return f, err
 		}
 		for _, item := range items {
 			v, err := filterValue(typ, item, c.index)

@@ -225,9 +225,11 @@ func (s *SMTP) clientOptions(ctx context.Context) []gomail.Option {
 		gomail.WithPort(s.port),
 		gomail.WithTimeout(max(time.Until(deadline(ctx)), time.Millisecond)),
 		gomail.WithTLSConfig(tlsConfig),
-		gomail.WithDialContextFunc(func(dialCtx context.Context, network, address string) (net.Conn, error) {
+		gomail.WithDialContextFunc(func(dialCtx context.Context, network, _ string) (net.Conn, error) {
+			// go-mail joins host and port with a bare colon, which an IPv6
+			// address ([::1] in the URL) does not survive.
 			var d net.Dialer
-			conn, err := d.DialContext(dialCtx, network, address)
+			conn, err := d.DialContext(dialCtx, network, net.JoinHostPort(s.host, strconv.Itoa(s.port)))
 			if err != nil {
 				return nil, err
 			}

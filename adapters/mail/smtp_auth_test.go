@@ -3,10 +3,15 @@ package mail_test
 import (
 	"context"
 	"errors"
+	"net"
 	"net/mail"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"golang.org/x/net/dns/dnsmessage"
 
 	mailadapter "github.com/shopstock/inventory/adapters/mail"
 	"github.com/shopstock/inventory/ports"
@@ -183,11 +188,143 @@ func TestSMTPReportsAPermanentlyRefusedMessageAsUndeliverable(t *testing.T) {
 	}
 }
 
+// An ASCII host name is used exactly as written: looked up, asked for in
+// the TLS handshake and checked against the certificate as it is, even
+// with an underscore (IDNA's rules refuse one; it is common in container
+// names) or capitals (IDNA would fold them). Only an international name is
+// written in punycode. Each case sends a mail through a resolver that knows
+// the expected name alone, letter for letter, and authenticates over the
+// upgraded connection.
 func TestNewSMTPKeepsASCIIHostNamesAsTheyAre(t *testing.T) {
-	// IDNA's rules refuse underscores, common in container names.
-	for _, raw := range []string{"smtp://mail_relay:25", "smtp://MAIL.example.com", "smtp://[::1]:2525", "smtp://bücher.example"} {
-		if _, err := mailadapter.NewSMTP(raw, "lager@mail_relay"); err != nil {
-			t.Errorf("NewSMTP(%q): %v", raw, err)
+	for _, tc := range []struct{ host, want string }{
+		{"mail_relay", "mail_relay"},
+		{"MAIL.example.com", "MAIL.example.com"},
+		{"bücher.example", "xn--bcher-kva.example"},
+	} {
+		t.Run(tc.host, func(t *testing.T) {
+			srv := smtpserver.Start(t, smtpserver.WithSTARTTLS(), smtpserver.WithCertificateNames(tc.want),
+				smtpserver.WithCredentials("shop", "s3cret"))
+			asked := resolveOnly(t, tc.want, "127.0.0.1")
+			_, port, _ := net.SplitHostPort(srv.Addr())
+			s, err := mailadapter.NewSMTP(withAuth("smtp://"+net.JoinHostPort(tc.host, port), "shop", "s3cret"), "lager@mail_relay")
+			if err != nil {
+				t.Fatalf("NewSMTP: %v", err)
+			}
+			send(t, s.WithTLSConfig(srv.ClientTLSConfig()), ports.Mail{To: "kunde@example.com", Subject: "s", Body: "b"})
+
+			got := srv.WaitFor(t, 1, 5*time.Second)[0]
+			if !slices.Contains(asked(), tc.want+".") {
+				t.Errorf("looked up %q, want %q", asked(), tc.want+".")
+			}
+			if !got.TLS || got.ServerName != tc.want {
+				t.Errorf("TLS %v with server name %q, want TLS for %q", got.TLS, got.ServerName, tc.want)
+			}
+			if got.Mech != "PLAIN" || got.User != "shop" {
+				t.Errorf("authenticated with %q as %q, want PLAIN as shop", got.Mech, got.User)
+			}
+			if got.From != "lager@mail_relay" {
+				t.Errorf("envelope sender %q, want lager@mail_relay as written", got.From)
+			}
+		})
+	}
+	// An IP address is not looked up and goes into no SNI; the certificate
+	// is checked against the address.
+	t.Run("[::1]", func(t *testing.T) {
+		ln, err := net.Listen("tcp", "[::1]:0")
+		if err != nil {
+			// Without IPv6 on loopback the failed dial shows the address used.
+			s, err := mailadapter.NewSMTP("smtp://[::1]:1", "lager@mail_relay")
+			if err != nil {
+				t.Fatalf("NewSMTP: %v", err)
+			}
+			err = s.Send(context.Background(), ports.Mail{To: "kunde@example.com", Subject: "s", Body: "b"})
+			if err == nil || !strings.Contains(err.Error(), "dial tcp [::1]:1") {
+				t.Fatalf("Send to [::1]:1 without IPv6 = %v, want a failure to dial [::1]:1", err)
+			}
+			return
 		}
+		ln.Close()
+		srv := smtpserver.Start(t, smtpserver.WithListenAddress("[::1]:0"), smtpserver.WithSTARTTLS(),
+			smtpserver.WithCredentials("shop", "s3cret"))
+		asked := resolveOnly(t, "nothing.invalid", "127.0.0.1")
+		s, err := mailadapter.NewSMTP(withAuth("smtp://"+srv.Addr(), "shop", "s3cret"), "lager@mail_relay")
+		if err != nil {
+			t.Fatalf("NewSMTP: %v", err)
+		}
+		send(t, s.WithTLSConfig(srv.ClientTLSConfig()), ports.Mail{To: "kunde@example.com", Subject: "s", Body: "b"})
+		got := srv.WaitFor(t, 1, 5*time.Second)[0]
+		if len(asked()) != 0 || !got.TLS || got.ServerName != "" || got.Mech != "PLAIN" || got.User != "shop" {
+			t.Errorf("looked up %q, TLS %v with server name %q, %q as %q; want no lookup, TLS without SNI, PLAIN as shop",
+				asked(), got.TLS, got.ServerName, got.Mech, got.User)
+		}
+	})
+}
+
+// resolveOnly makes the process's resolver answer A queries for exactly
+// name (compared byte for byte, case included) with addr, and every other
+// query with NXDOMAIN, until the test ends; it returns the names asked so
+// far. Tests that use it must not run in parallel.
+func resolveOnly(t *testing.T, name, addr string) (asked func() []string) {
+	t.Helper()
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var names []string
+	ip := net.ParseIP(addr).To4()
+	go func() {
+		buf := make([]byte, 1500)
+		for {
+			n, from, err := pc.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			var p dnsmessage.Parser
+			h, err := p.Start(buf[:n])
+			if err != nil {
+				continue
+			}
+			q, err := p.Question()
+			if err != nil {
+				continue
+			}
+			mu.Lock()
+			names = append(names, q.Name.String())
+			mu.Unlock()
+			known := q.Name.String() == name+"."
+			h.Response, h.Authoritative, h.RecursionAvailable = true, true, true
+			if !known {
+				h.RCode = dnsmessage.RCodeNameError
+			}
+			b := dnsmessage.NewBuilder(nil, h)
+			b.EnableCompression()
+			_ = b.StartQuestions()
+			_ = b.Question(q)
+			if known && q.Type == dnsmessage.TypeA {
+				_ = b.StartAnswers()
+				_ = b.AResource(dnsmessage.ResourceHeader{Name: q.Name, Class: dnsmessage.ClassINET, TTL: 1},
+					dnsmessage.AResource{A: [4]byte(ip)})
+			}
+			msg, err := b.Finish()
+			if err != nil {
+				continue
+			}
+			_, _ = pc.WriteTo(msg, from)
+		}
+	}()
+	previous := net.DefaultResolver
+	net.DefaultResolver = &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, "udp", pc.LocalAddr().String())
+	}}
+	t.Cleanup(func() {
+		net.DefaultResolver = previous
+		pc.Close()
+	})
+	return func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(names)
 	}
 }

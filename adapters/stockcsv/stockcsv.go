@@ -17,6 +17,7 @@ import (
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/code"
 	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/limit"
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
 )
@@ -64,7 +65,7 @@ func (x *Writer) Flush() error {
 }
 
 // ReadImport reads an import file: the header, then up to
-// application.MaxImportLines lines. What makes the file unreadable as a
+// limit.MaxImportLines lines. What makes the file unreadable as a
 // whole (no header, a wrong one, no lines, too many) is an Invalid error; a
 // line that cannot be read comes back with its Problem set, so that the
 // report names every failing line. Line numbers are the file's, the header
@@ -92,8 +93,8 @@ func ReadImport(body []byte) ([]application.ImportLine, error) {
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		if len(lines) == application.MaxImportLines {
-			return nil, errs.Invalidf("the import has more than %d lines after the header", application.MaxImportLines)
+		if len(lines) == limit.MaxImportLines {
+			return nil, limit.TooManyImportLines(0)
 		}
 		var parseErr *csv.ParseError
 		switch {
@@ -107,8 +108,8 @@ func ReadImport(body []byte) ([]application.ImportLine, error) {
 		number, _ := r.FieldPos(0)
 		lines = append(lines, readLine(number, record))
 	}
-	if len(lines) == 0 {
-		return nil, errs.Invalidf("the import has no lines after the header: send 1 to %d", application.MaxImportLines)
+	if err := limit.CheckImportLines(len(lines)); err != nil {
+		return nil, err
 	}
 	return lines, nil
 }

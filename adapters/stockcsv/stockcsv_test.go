@@ -8,6 +8,7 @@ import (
 
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/limit"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -66,14 +67,14 @@ func TestReadImportRefusesAFileWithoutItsHeaderOrLines(t *testing.T) {
 		"spaced header": "warehouseCode, binLocationCode, articleDetailNumber, quantity\n",
 		"header only":   header + "\n",
 		"blank lines":   header + "\n\n\n",
-		"too many":      header + "\n" + strings.Repeat("WH1,A,S,1\n", application.MaxImportLines+1),
+		"too many":      header + "\n" + strings.Repeat("WH1,A,S,1\n", limit.MaxImportLines+1),
 	} {
 		if _, err := ReadImport([]byte(body)); errs.KindOf(err) != errs.Invalid {
 			t.Errorf("%s: %v, want invalid", name, err)
 		}
 	}
-	if lines, err := ReadImport([]byte(header + "\n" + strings.Repeat("WH1,A,S,1\n", application.MaxImportLines))); err != nil || len(lines) != application.MaxImportLines {
-		t.Errorf("exactly %d lines: %d, %v", application.MaxImportLines, len(lines), err)
+	if lines, err := ReadImport([]byte(header + "\n" + strings.Repeat("WH1,A,S,1\n", limit.MaxImportLines))); err != nil || len(lines) != limit.MaxImportLines {
+		t.Errorf("exactly %d lines: %d, %v", limit.MaxImportLines, len(lines), err)
 	}
 }
 

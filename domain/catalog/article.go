@@ -3,6 +3,7 @@
 package catalog
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/shopstock/inventory/domain/code"
@@ -43,7 +44,7 @@ func UnmarshalArticleDetailFromDatabase(id int64, number, name string, reorderPo
 // SetReorderPoint sets the reorder point, 0 (none) to MaxReorderPoint.
 func (a *ArticleDetail) SetReorderPoint(n int) error {
 	if n < 0 || n > MaxReorderPoint {
-		return errs.InvalidFields(errs.FieldError{Property: "reorderPoint", Message: "must be an integer from 0 to 1000000000"})
+		return errs.InvalidFields(errs.FieldError{Property: "reorderPoint", Message: "must be an integer from 0 to " + strconv.Itoa(MaxReorderPoint)})
 	}
 	a.reorderPoint = n
 	return nil
@@ -63,7 +64,7 @@ func (a *ArticleDetail) Rename(number, name string) error {
 		fields = append(fields, errs.FieldError{Property: "number", Message: err.Error()})
 	}
 	name = strings.TrimSpace(name)
-	if err := code.CheckText(name, code.MaxLength); err != nil {
+	if err := code.CheckText(name, code.MaxText); err != nil {
 		fields = append(fields, errs.FieldError{Property: "name", Message: err.Error()})
 	}
 	if len(fields) > 0 {
@@ -74,11 +75,11 @@ func (a *ArticleDetail) Rename(number, name string) error {
 }
 
 // ErrStillReferenced is why an article detail with stock or open positions stays.
-var ErrStillReferenced = errs.Invalidf("the article detail still has stock or unshipped order positions")
+var ErrStillReferenced = errs.Invalidf("the article detail still has stock or unshipped order positions").Breaks("article_detail_referenced")
 
 // ErrNamedByOrders: order positions, shipped ones too, keep naming their
 // product, so an article detail that orders name stays.
-var ErrNamedByOrders = errs.Invalidf("the article detail is named by order positions (shipped ones too) and cannot be deleted")
+var ErrNamedByOrders = errs.Invalidf("the article detail is named by order positions (shipped ones too) and cannot be deleted").Breaks("article_detail_named_by_orders")
 
 // CheckDeletable tells whether the product may go.
 func (a *ArticleDetail) CheckDeletable(hasStock, hasUnshippedPositions bool) error {

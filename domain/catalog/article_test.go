@@ -60,3 +60,13 @@ func TestReorderPoint(t *testing.T) {
 		t.Errorf("below means available stock under the reorder point")
 	}
 }
+
+func TestAReorderPointIs0To1000000000(t *testing.T) {
+	a, _ := NewArticleDetail(1, "SKU", "")
+	if err := a.SetReorderPoint(MaxReorderPoint); err != nil {
+		t.Errorf("the largest reorder point: %v", err)
+	}
+	if err := a.SetReorderPoint(MaxReorderPoint + 1); err == nil || err.Error() != "reorderPoint: must be an integer from 0 to 1000000000" {
+		t.Errorf("got %v", err)
+	}
+}

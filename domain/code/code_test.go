@@ -25,3 +25,20 @@ func TestACodeIsTrimmedAndBounded(t *testing.T) {
 		}
 	}
 }
+
+func TestAMultilineTextMayHoldTabsAndLineBreaksButNoOtherControlCharacter(t *testing.T) {
+	if err := CheckMultiline("Main St. 1\r\n\tBack door", MaxLongText); err != nil {
+		t.Errorf("tab and line breaks refused: %v", err)
+	}
+	for _, bad := range []string{"A\x00B", "A\x7fB", "A\x1bB"} {
+		if err := CheckMultiline(bad, MaxLongText); err == nil || err.Error() != ControlMessage {
+			t.Errorf("CheckMultiline(%q) = %v, want %q", bad, err, ControlMessage)
+		}
+	}
+	if err := CheckText("a\tb", MaxText); err == nil {
+		t.Error("a one-line text holds a tab")
+	}
+	if err := CheckMultiline(strings.Repeat("x", MaxLongText+1), MaxLongText); err == nil || err.Error() != "must be at most 65535 characters" {
+		t.Errorf("a long text past its bound: %v", err)
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"net/mail"
 	"strings"
+
+	"github.com/shopstock/inventory/domain/code"
 )
 
 // Parse trims raw and checks that it is a bare address ("jane@example.com",
@@ -14,7 +16,7 @@ import (
 func Parse(raw string) (string, error) {
 	s := strings.TrimSpace(raw)
 	a, err := mail.ParseAddress(s)
-	if err != nil || a.Address != s || a.Name != "" || len(s) > 255 {
+	if err != nil || a.Address != s || a.Name != "" || len(s) > code.MaxText {
 		return "", errors.New("must be an email address")
 	}
 	return s, nil

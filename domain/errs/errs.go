@@ -62,14 +62,37 @@ type LineError struct {
 	Message string
 }
 
+// Code names the rule an error breaks ("insufficient_stock"). It stays
+// the same whatever the message says, so that an interface can tell the
+// rule in its own words without reading the message.
+type Code string
+
+// Subject holds the ids of what an error concerns; zero is "not this one".
+type Subject struct {
+	ArticleDetail int64
+	Warehouse     int64
+	BinLocation   int64
+	OrderDetail   int64
+}
+
 // Error is the service's error: a kind, a message meant for the client and,
 // for validation failures, the offending properties or lines of a file.
+//
+// Property, Code and Subject say what the error concerns for an interface
+// that shows it beside a field of its own; the API's answers show only
+// Message, Fields and Lines.
 type Error struct {
 	Kind    Kind
 	Message string
 	Fields  []FieldError
 	Lines   []LineError
-	cause   error
+	// Property is the property of the request the error concerns, as the
+	// API spells it ("quantity", "destination.binLocation"); "" is the
+	// request as a whole.
+	Property string
+	Code     Code
+	Subject  Subject
+	cause    error
 }
 
 func (e *Error) Error() string {
@@ -80,6 +103,60 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.cause }
+
+// On names the property of the request e concerns. Properties nest with
+// dots: a property that holds a location names the location's own (see
+// Within).
+func (e *Error) On(property string) *Error {
+	e.Property = property
+	return e
+}
+
+// Breaks names the rule e breaks.
+func (e *Error) Breaks(code Code) *Error {
+	e.Code = code
+	return e
+}
+
+// About names the ids e concerns.
+func (e *Error) About(s Subject) *Error {
+	e.Subject = s
+	return e
+}
+
+// Within is err as the error of a property nested in parent ("source" for
+// a relocation's source location): a copy whose Property is prefixed, so
+// that an error shared by several operations stays as it was. Other errors
+// come back as they are.
+func Within(parent string, err error) error {
+	e, ok := As(err)
+	if parent == "" || !ok {
+		return err
+	}
+	c := *e
+	c.Property = parent
+	if e.Property != "" {
+		c.Property += "." + e.Property
+	}
+	return &c
+}
+
+// PropertyOf is the property of the request err concerns, "" when it
+// concerns the request as a whole or is not the service's error.
+func PropertyOf(err error) string {
+	if e, ok := As(err); ok {
+		return e.Property
+	}
+	return ""
+}
+
+// CodeOf is the rule err breaks, "" when it names none.
+func CodeOf(err error) Code {
+	if e, ok := As(err); ok {
+		return e.Code
+	}
+	return ""
+}
 
 // E builds an error of the given kind with a formatted message.
 func E(kind Kind, format string, args ...any) *Error {
@@ -106,7 +183,11 @@ func InvalidFields(fields ...FieldError) *Error {
 	} else if len(fields) > 1 {
 		msg = fmt.Sprintf("validation failed for %d properties", len(fields))
 	}
-	return &Error{Kind: Invalid, Message: msg, Fields: fields}
+	e := &Error{Kind: Invalid, Message: msg, Fields: fields}
+	if len(fields) == 1 {
+		e.Property = fields[0].Property
+	}
+	return e
 }
 
 // InvalidLines is the rejection of a whole file because of the given lines.

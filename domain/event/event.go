@@ -26,6 +26,14 @@ var Types = []string{StockChanged, StockLow, OrderStatusChanged}
 // Known tells whether t is an event type.
 func Known(t string) bool { return slices.Contains(Types, t) }
 
+// CheckType says what is wrong with t as an event type: "" when it is one.
+func CheckType(t string) string {
+	if Known(t) {
+		return ""
+	}
+	return "unknown event type \"" + t + "\"; allowed: " + strings.Join(Types, ", ")
+}
+
 // The cause types of stock.changed (extensions E1).
 const (
 	CauseStockSet         = "stock/set"

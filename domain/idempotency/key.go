@@ -3,23 +3,25 @@
 package idempotency
 
 import (
+	"strconv"
 	"unicode/utf8"
 
+	"github.com/shopstock/inventory/domain/code"
 	"github.com/shopstock/inventory/domain/errs"
 )
 
-// ParseKey checks a key: 1 to 255 characters of valid UTF-8 without control
+// ParseKey checks a key: 1 to code.MaxText characters of valid UTF-8 without control
 // characters. Invalid UTF-8 is refused rather than replaced, so two
 // different keys can never become the same one.
 func ParseKey(raw string) (string, error) {
 	if !utf8.ValidString(raw) {
 		return "", invalid()
 	}
-	if n := utf8.RuneCountInString(raw); n < 1 || n > 255 {
+	if n := utf8.RuneCountInString(raw); n < 1 || n > code.MaxText {
 		return "", invalid()
 	}
 	for _, r := range raw {
-		if r < 0x20 || r == 0x7f {
+		if !code.Allowed(r, false) {
 			return "", invalid()
 		}
 	}
@@ -28,5 +30,5 @@ func ParseKey(raw string) (string, error) {
 
 func invalid() error {
 	return errs.InvalidFields(errs.FieldError{Property: "idempotencyKey",
-		Message: "must be 1 to 255 characters of valid UTF-8 without control characters"})
+		Message: "must be 1 to " + strconv.Itoa(code.MaxText) + " characters of valid UTF-8 without control characters"})
 }

@@ -5,6 +5,13 @@ import (
 	"strings"
 )
 
+// SendsStatusMail tells whether shipping the order sends the customer the
+// status mail: unless the caller suppressed it, whenever the order has an
+// address to send it to.
+func (o *Order) SendsStatusMail(suppressed bool) bool {
+	return !suppressed && o.customerEmail != ""
+}
+
 // StatusMail is the text of the status update mail sent to the customer after
 // a shipment. It lives here, in one place, so every use case and every
 // retry of the outbox sends the same words. It depends on nothing but the

@@ -268,3 +268,7 @@ func (d *Detail) Reserved() int {
 
 // Remaining is what is still to ship of this position.
 func (d *Detail) Remaining() int { return d.quantity - d.shipped }
+
+// Returnable is what may still come back of the position: what was
+// shipped and not yet returned.
+func (d *Detail) Returnable() int { return d.shipped - d.returned }

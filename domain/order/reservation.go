@@ -119,7 +119,7 @@ func (p PickingList) Declare(sc *stock.Scope) {
 func (p PickingList) Run(ws *stock.WorkingSet, _ stock.Reference) error {
 	o := p.Order
 	if o.status == StatusCancelled {
-		return errs.Invalidf("order %s is cancelled: there is nothing to pick", o.number)
+		return errs.Invalidf("order %s is cancelled: there is nothing to pick", o.number).Breaks(CancelledOrder)
 	}
 	if _, err := ws.Resolve(p.At); err != nil {
 		return err
@@ -150,7 +150,8 @@ func (p PickingList) Run(ws *stock.WorkingSet, _ stock.Reference) error {
 		made[d] = holds
 	}
 	if len(shortfalls) > 0 {
-		e := errs.Invalidf("order %s cannot be reserved, nothing was reserved: %s", o.number, strings.Join(shortfalls, "; "))
+		e := errs.Invalidf("order %s cannot be reserved, nothing was reserved: %s", o.number, strings.Join(shortfalls, "; ")).
+			Breaks(NotReservable)
 		e.Fields = fields
 		return e
 	}

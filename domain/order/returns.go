@@ -104,33 +104,64 @@ func (r *ReturnShipment) Run(ws *stock.WorkingSet, ref stock.Reference) error {
 // Every broken rule is reported at once.
 func (o *Order) CheckReturn(lines []ReturnLine) error {
 	var bad []errs.FieldError
-	fail := func(property, format string, args ...any) {
+	var code errs.Code // the rule broken, when every failure broke the same
+	fail := func(rule errs.Code, property, format string, args ...any) {
+		if len(bad) == 0 {
+			code = rule
+		} else if code != rule {
+			code = ""
+		}
 		bad = append(bad, errs.FieldError{Property: property, Message: fmt.Sprintf(format, args...)})
 	}
 	if len(lines) == 0 {
-		fail("details", "must contain at least one returned position")
+		fail("", "details", "must contain at least one returned position")
 	}
 	taken := map[*Detail]int{}
 	for i, l := range lines {
 		prop := func(field string) string { return fmt.Sprintf("details[%d].%s", i, field) }
 		d, ok := o.Detail(l.OrderDetailID)
 		if !ok || l.OrderDetailID <= 0 {
-			fail(prop("orderDetailId"), "order %s has no order detail %d", o.number, l.OrderDetailID)
+			fail(UnknownDetail, prop("orderDetailId"), "order %s has no order detail %d", o.number, l.OrderDetailID)
 			continue
 		}
-		left := d.shipped - d.returned - taken[d]
+		left := d.Returnable() - taken[d]
 		switch {
 		case l.Quantity < 1:
-			fail(prop("quantity"), "must be at least 1")
+			fail(stock.QuantityOutOfRange, prop("quantity"), "must be at least 1")
 		case l.Quantity > left:
-			fail(prop("quantity"), "order detail %d has %d shipped and %d returned: at most %d more can come back, not %d",
+			fail(ExceedsReturnable, prop("quantity"), "order detail %d has %d shipped and %d returned: at most %d more can come back, not %d",
 				d.id, d.shipped, d.returned+taken[d], left, l.Quantity)
 		default:
 			taken[d] += l.Quantity
 		}
 	}
 	if len(bad) > 0 {
-		return errs.InvalidFields(bad...)
+		return errs.InvalidFields(bad...).Breaks(code)
+	}
+	return nil
+}
+
+// RestockTo says where the pieces go, as a return asks: restock with a
+// location given goes there, restock without one to the default
+// return-shipment warehouse (defaultWarehouse, 0 when there is none), and
+// no restock names no location, for the pieces go nowhere.
+func (r *ReturnShipment) RestockTo(restock bool, given *stock.LocationSpec, defaultWarehouse int64) error {
+	switch {
+	case !restock && given != nil:
+		return errs.Invalidf("warehouse and binLocation say where restocked pieces go: leave them out when restock is false").
+			On("restock").Breaks(RestockElsewhere)
+	case !restock:
+		r.To = nil
+	case given != nil:
+		if err := given.Validate(""); err != nil {
+			return err
+		}
+		r.To = given
+	case defaultWarehouse == 0:
+		return errs.Invalidf("there is no default return-shipment warehouse to restock into: create a warehouse, name a location or send restock false").
+			On("restock").Breaks(NoReturnWarehouse)
+	default:
+		r.To = &stock.LocationSpec{Warehouse: &stock.WarehouseSpec{ID: defaultWarehouse}}
 	}
 	return nil
 }

@@ -55,7 +55,8 @@ func (s Shipment) Run(ws *stock.WorkingSet, ref stock.Reference) error {
 	}
 	if len(shortfalls) > 0 {
 		restore()
-		e := errs.Invalidf("order %s cannot be shipped, nothing was changed: %s", o.number, strings.Join(shortfalls, "; "))
+		e := errs.Invalidf("order %s cannot be shipped, nothing was changed: %s", o.number, strings.Join(shortfalls, "; ")).
+			Breaks(NotShippable)
 		e.Fields = fields
 		return e
 	}
@@ -118,10 +119,11 @@ func (s DetailShipment) Declare(sc *stock.Scope) {
 
 func (s DetailShipment) Run(ws *stock.WorkingSet, ref stock.Reference) error {
 	if s.DetailID <= 0 {
-		return errs.Invalidf("orderDetailId must be a positive integer")
+		return errs.Invalidf("orderDetailId must be a positive integer").On("orderDetailId").Breaks(UnknownDetail)
 	}
 	if s.Order == nil {
-		return errs.Invalidf("order detail %d does not exist", s.DetailID)
+		return errs.Invalidf("order detail %d does not exist", s.DetailID).On("orderDetailId").Breaks(UnknownDetail).
+			About(errs.Subject{OrderDetail: s.DetailID})
 	}
 	if err := s.Order.CanShipDetail(s.DetailID, s.Quantity); err != nil {
 		return err

@@ -1,12 +1,30 @@
 package order
 
-import "github.com/shopstock/inventory/domain/errs"
+import (
+	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/stock"
+)
 
 // ShipLine is the stock one position needs to leave the warehouse.
 type ShipLine struct {
 	DetailID        int64
 	ArticleDetailID int64
 	Quantity        int
+}
+
+// ShipFrom is the warehouse a shipment or a picking list takes stock from:
+// the given one, else the default warehouse (defaultWarehouse, 0 when
+// there is none).
+func ShipFrom(given *stock.WarehouseSpec, defaultWarehouse int64) (stock.LocationSpec, error) {
+	if given != nil {
+		spec := stock.LocationSpec{Warehouse: given}
+		return spec, spec.Validate("")
+	}
+	if defaultWarehouse == 0 {
+		return stock.LocationSpec{}, errs.Invalidf("there is no default warehouse to ship from: create a warehouse or name one").
+			On("warehouse").Breaks(NoDefaultWarehouse)
+	}
+	return stock.LocationSpec{Warehouse: &stock.WarehouseSpec{ID: defaultWarehouse}}, nil
 }
 
 // PlanFullShipment says what shipping the whole order takes: one line per
@@ -16,7 +34,7 @@ type ShipLine struct {
 // already fully shipped, and shipping it again is a no-op.
 func (o *Order) PlanFullShipment() ([]ShipLine, error) {
 	if o.status == StatusCancelled {
-		return nil, errs.Invalidf("order %s is cancelled", o.number)
+		return nil, errs.Invalidf("order %s is cancelled", o.number).Breaks(CancelledOrder)
 	}
 	lines := []ShipLine{}
 	for _, d := range o.details {
@@ -73,19 +91,22 @@ func (o *Order) ShipDetail(detailID int64, quantity int) error {
 func (o *Order) CanShipDetail(detailID int64, quantity int) error {
 	d, ok := o.Detail(detailID)
 	if !ok {
-		return errs.Invalidf("order %s has no order detail %d", o.number, detailID)
+		return errs.Invalidf("order %s has no order detail %d", o.number, detailID).
+			On("orderDetailId").Breaks(UnknownDetail).About(errs.Subject{OrderDetail: detailID})
 	}
+	about := errs.Subject{OrderDetail: detailID, ArticleDetail: d.articleDetailID}
 	if o.status == StatusCancelled {
-		return errs.Invalidf("order %s is cancelled", o.number)
+		return errs.Invalidf("order %s is cancelled", o.number).Breaks(CancelledOrder).About(about)
 	}
 	if d.status == DetailCancelled {
-		return errs.Invalidf("order detail %d is cancelled", detailID)
+		return errs.Invalidf("order detail %d is cancelled", detailID).On("orderDetailId").Breaks(CancelledDetail).About(about)
 	}
 	if quantity < 1 {
-		return errs.Invalidf("quantity must be at least 1")
+		return errs.Invalidf("quantity must be at least 1").On("quantity").Breaks(stock.QuantityOutOfRange).About(about)
 	}
 	if quantity > d.Remaining() {
-		return errs.Invalidf("quantity %d exceeds the remaining quantity %d of order detail %d", quantity, d.Remaining(), detailID)
+		return errs.Invalidf("quantity %d exceeds the remaining quantity %d of order detail %d", quantity, d.Remaining(), detailID).
+			On("quantity").Breaks(ExceedsOutstanding).About(about)
 	}
 	return nil
 }

@@ -25,7 +25,8 @@ func (ws *WorkingSet) change(article int64, at Location, quantity int, ref Refer
 		return err
 	}
 	if quantity == 0 {
-		return errs.Invalidf("change quantity of article detail %d at %s must not be 0", article, at)
+		return errs.Invalidf("change quantity of article detail %d at %s must not be 0", article, at).
+			On("quantity").Breaks(QuantityOutOfRange).About(concerning(article, at))
 	}
 	if quantity > 0 {
 		bin, err := ws.inTarget(article, at)

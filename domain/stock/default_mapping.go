@@ -30,7 +30,7 @@ func (d SetDefault) Run(ws *WorkingSet, _ Reference) error {
 
 func (ws *WorkingSet) setDefault(article int64, bin Bin, isDefault bool) error {
 	if article <= 0 {
-		return errs.Invalidf("article detail id must be positive, got %d", article)
+		return errs.Invalidf("article detail id must be positive, got %d", article).On("articleDetailId").Breaks(UnknownArticleDetail)
 	}
 	if bin.ID <= 0 || bin.WarehouseID <= 0 {
 		return errs.E(errs.Internal, "bin location %q is not resolved", bin.Code)
@@ -44,7 +44,8 @@ func (ws *WorkingSet) setDefault(article int64, bin Bin, isDefault bool) error {
 	isNull := bin.IsNull || ws.isNullBin(bin.ID)
 	if isDefault && isNull {
 		return errs.Invalidf("the unknown bin location of warehouse %d cannot be the default bin location of article detail %d",
-			bin.WarehouseID, article)
+			bin.WarehouseID, article).On("binLocation").Breaks(NullBinLocationNotDefault).
+			About(errs.Subject{ArticleDetail: article, Warehouse: bin.WarehouseID, BinLocation: bin.ID})
 	}
 	if isNull {
 		return nil

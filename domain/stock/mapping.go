@@ -81,7 +81,12 @@ func (m *Mapping) IsDefault() bool        { return m.defaultMapping }
 
 // Available is the stock that is not reserved for picking: the only stock an
 // operation may take away.
-func (m *Mapping) Available() int { return m.stock - m.reservedStock }
+func (m *Mapping) Available() int { return Unreserved(m.stock, m.reservedStock) }
+
+// Unreserved is what of a bin's stock is not reserved for picking: what an
+// operation may take away or move elsewhere, and so what an interface may
+// offer to take or move.
+func Unreserved(stock, reserved int) int { return stock - reserved }
 
 // LastStockTake is a copy, so that callers cannot move the stamp.
 func (m *Mapping) LastStockTake() *time.Time {

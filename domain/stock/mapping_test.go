@@ -83,3 +83,11 @@ func TestANewMappingIsEmptyAndUnsaved(t *testing.T) {
 		t.Error("a new mapping has a stocktake")
 	}
 }
+
+func TestReservedPiecesAreNeitherTakenNorMoved(t *testing.T) {
+	m, err := UnmarshalMappingFromDatabase(1, shelfA, wh1, article, 5, 2, false, nil)
+	mustNot(t, err)
+	if got := Unreserved(5, 2); got != 3 || m.Available() != got {
+		t.Errorf("5 in stock with 2 reserved: %d unreserved, %d available; want 3", got, m.Available())
+	}
+}

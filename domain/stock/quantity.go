@@ -17,7 +17,7 @@ const MaxStock = 2_000_000_000
 func ParseQuantity(property string, n int64) (int, error) {
 	if n < -MaxQuantity || n > MaxQuantity {
 		return 0, errs.InvalidFields(errs.FieldError{Property: property,
-			Message: fmt.Sprintf("must be an integer from %d to %d", -MaxQuantity, MaxQuantity)})
+			Message: fmt.Sprintf("must be an integer from %d to %d", -MaxQuantity, MaxQuantity)}).Breaks(QuantityOutOfRange)
 	}
 	return int(n), nil
 }
@@ -26,7 +26,7 @@ func ParseQuantity(property string, n int64) (int, error) {
 func checkLimit(article int64, at Location, stock, adding int) error {
 	if stock+adding > MaxStock {
 		return errs.Invalidf("stock limit of article detail %d at %s: %d more would make %d, at most %d are allowed",
-			article, at, adding, stock+adding, MaxStock)
+			article, at, adding, stock+adding, MaxStock).On("quantity").Breaks(StockLimit).About(concerning(article, at))
 	}
 	return nil
 }

@@ -41,10 +41,11 @@ func (ws *WorkingSet) relocate(article int64, from, to Location, quantity int, a
 	}
 	if !all && quantity <= 0 {
 		return 0, errs.Invalidf("relocation quantity of article detail %d from %s to %s must be positive, got %d",
-			article, from, to, quantity)
+			article, from, to, quantity).On("quantity").Breaks(QuantityOutOfRange).About(concerning(article, from))
 	}
 	if from.WarehouseID == to.WarehouseID && from.BinLocationID == to.BinLocationID {
-		return 0, errs.Invalidf("cannot relocate article detail %d from %s to the same location", article, from)
+		return 0, errs.Invalidf("cannot relocate article detail %d from %s to the same location", article, from).
+			On("destination").Breaks(SameLocation).About(concerning(article, from))
 	}
 	target, err := ws.inTarget(article, to)
 	if err != nil {
@@ -53,7 +54,7 @@ func (ws *WorkingSet) relocate(article int64, from, to Location, quantity int, a
 	if !from.IsWarehouse() && target == from.BinLocationID {
 		// A bin source whose warehouse destination puts the stock back on it.
 		return 0, errs.Invalidf("cannot relocate article detail %d from %s to %s: it would go back to the same bin location",
-			article, from, to)
+			article, from, to).On("destination").Breaks(SameLocation).About(concerning(article, from))
 	}
 	except := int64(0)
 	if from.IsWarehouse() && from.WarehouseID == to.WarehouseID {

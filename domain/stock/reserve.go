@@ -53,7 +53,8 @@ func (ws *WorkingSet) Reserve(article int64, at Location, quantity int) ([]Hold,
 		return nil, err
 	}
 	if quantity <= 0 {
-		return nil, errs.Invalidf("reserved quantity of article detail %d at %s must be positive, got %d", article, at, quantity)
+		return nil, errs.Invalidf("reserved quantity of article detail %d at %s must be positive, got %d", article, at, quantity).
+			On("quantity").Breaks(QuantityOutOfRange).About(concerning(article, at))
 	}
 	sources := ws.sources(article, at, 0)
 	if avail := available(sources); quantity > avail {
@@ -109,7 +110,7 @@ func (ws *WorkingSet) ShipHolding(article int64, from Location, quantity int, ho
 	}
 	if quantity <= 0 {
 		return nil, errs.Invalidf("shipped quantity of article detail %d from %s must be positive, got %d",
-			article, from, quantity)
+			article, from, quantity).On("quantity").Breaks(QuantityOutOfRange).About(concerning(article, from))
 	}
 	held := 0
 	for _, h := range holds {
@@ -152,7 +153,8 @@ func (ws *WorkingSet) Restock(article int64, at Location, quantity int, ref Refe
 		return Location{}, err
 	}
 	if quantity <= 0 {
-		return Location{}, errs.Invalidf("returned quantity of article detail %d must be positive, got %d", article, quantity)
+		return Location{}, errs.Invalidf("returned quantity of article detail %d must be positive, got %d", article, quantity).
+			On("quantity").Breaks(QuantityOutOfRange).About(concerning(article, at))
 	}
 	bin, err := ws.inTarget(article, at)
 	if err != nil {

@@ -29,7 +29,7 @@ func (ws *WorkingSet) set(article int64, at Location, quantity int, ref Referenc
 	}
 	if quantity < 0 {
 		return errs.Invalidf("stocktake quantity of article detail %d at %s must not be negative, got %d",
-			article, at, quantity)
+			article, at, quantity).On("quantity").Breaks(QuantityOutOfRange).About(concerning(article, at))
 	}
 	if !at.IsWarehouse() {
 		return ws.setBin(article, at, quantity, ref)
@@ -44,7 +44,7 @@ func (ws *WorkingSet) setBin(article int64, at Location, quantity int, ref Refer
 	}
 	if quantity < reserved {
 		return errs.Invalidf("cannot set stock of article detail %d at %s to %d: %d are reserved",
-			article, at, quantity, reserved)
+			article, at, quantity, reserved).On("quantity").Breaks(BelowReserved).About(concerning(article, at))
 	}
 	if err := checkLimit(article, at, stock, quantity-stock); err != nil {
 		return err
@@ -62,7 +62,7 @@ func (ws *WorkingSet) setWarehouse(article int64, at Location, quantity int, ref
 	}
 	if quantity < reserved {
 		return errs.Invalidf("cannot set stock of article detail %d at %s to %d: %d are reserved",
-			article, at, quantity, reserved)
+			article, at, quantity, reserved).On("quantity").Breaks(BelowReserved).About(concerning(article, at))
 	}
 	var steps []step
 	switch diff := quantity - total; {

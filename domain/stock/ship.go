@@ -26,7 +26,7 @@ func (ws *WorkingSet) ship(article int64, from Location, quantity int, ref Refer
 	}
 	if quantity <= 0 {
 		return errs.Invalidf("shipped quantity of article detail %d from %s must be positive, got %d",
-			article, from, quantity)
+			article, from, quantity).On("quantity").Breaks(QuantityOutOfRange).About(concerning(article, from))
 	}
 	sources := ws.sources(article, from, 0)
 	if avail := available(sources); quantity > avail {

@@ -25,7 +25,8 @@ type LocationSpec struct {
 }
 
 // Validate checks the shape of the spec; Resolve checks that it names
-// something. property prefixes messages (`source`, `destination`).
+// something. property prefixes messages and the errors' property
+// (`source`, `destination`).
 func (s LocationSpec) Validate(property string) error {
 	// The prefix is built only for a message: this runs for every operation.
 	prefix := func() string {
@@ -37,18 +38,20 @@ func (s LocationSpec) Validate(property string) error {
 	switch {
 	case s.Warehouse == nil && s.BinLocation == nil:
 		p := prefix()
-		return errs.Invalidf("%swarehouse or %sbinLocation is required", p, p)
+		return errs.Invalidf("%swarehouse or %sbinLocation is required", p, p).On(p + "binLocation").Breaks(LocationMissing)
 	case s.Warehouse != nil && s.BinLocation != nil:
 		p := prefix()
-		return errs.Invalidf("give either %swarehouse or %sbinLocation, not both", p, p)
+		return errs.Invalidf("give either %swarehouse or %sbinLocation, not both", p, p).On(p + "binLocation").Breaks(LocationAmbiguous)
 	case s.Warehouse != nil:
 		if s.Warehouse.ID == 0 && s.Warehouse.Code == "" {
-			return errs.Invalidf("%swarehouse needs an id or a code", prefix())
+			p := prefix()
+			return errs.Invalidf("%swarehouse needs an id or a code", p).On(p + "warehouse").Breaks(LocationMissing)
 		}
 	default:
 		b := s.BinLocation
 		if b.ID == 0 && (b.Code == "" || (b.WarehouseID == 0 && b.WarehouseCode == "")) {
-			return errs.Invalidf("%sbinLocation needs an id, or a code with a warehouseId or warehouseCode", prefix())
+			p := prefix()
+			return errs.Invalidf("%sbinLocation needs an id, or a code with a warehouseId or warehouseCode", p).On(p + "binLocation").Breaks(LocationMissing)
 		}
 	}
 	return nil

@@ -549,7 +549,7 @@ func (ws *WorkingSet) locate(article int64, spec LocationSpec, property string) 
 		return Location{}, errs.E(errs.Internal, "article detail %d at %s was not declared in the scope this working set was loaded for", article, k.describe())
 	}
 	r := ws.resolved[i]
-	return r.at, r.err
+	return r.at, errs.Within(property, r.err)
 }
 
 // Resolve finds the location spec names among the locations loaded for the
@@ -566,10 +566,11 @@ func (ws *WorkingSet) Resolve(spec LocationSpec) (Location, error) {
 
 func (ws *WorkingSet) checkArticle(article int64) error {
 	if article <= 0 {
-		return errs.Invalidf("articleDetailId must be a positive integer")
+		return errs.Invalidf("articleDetailId must be a positive integer").On("articleDetailId").Breaks(UnknownArticleDetail)
 	}
 	if !ws.articles[article] {
-		return errs.Invalidf("article detail %d does not exist", article)
+		return errs.Invalidf("article detail %d does not exist", article).On("articleDetailId").Breaks(UnknownArticleDetail).
+			About(errs.Subject{ArticleDetail: article})
 	}
 	return nil
 }
@@ -581,21 +582,25 @@ func (k specKey) describe() string {
 	return fmt.Sprintf("bin location %d/%q in warehouse %d/%q", k.id, k.code, k.binWarehouseID, k.binWarehouse)
 }
 
-// warehouse finds a warehouse by spec; id and code, when both given, must agree.
-func (ws *WorkingSet) warehouse(s WarehouseSpec) (KnownWarehouse, error) {
+// warehouse finds a warehouse by spec; id and code, when both given, must
+// agree. property is the request's property that names it by id and
+// byCode the one that names it by code.
+func (ws *WorkingSet) warehouse(s WarehouseSpec, property, byCode string) (KnownWarehouse, error) {
 	if s.ID != 0 {
 		w, ok := ws.warehouses[s.ID]
 		if !ok {
-			return w, errs.Invalidf("warehouse %d does not exist", s.ID)
+			return w, errs.Invalidf("warehouse %d does not exist", s.ID).On(property).Breaks(UnknownWarehouse).
+				About(errs.Subject{Warehouse: s.ID})
 		}
 		if s.Code != "" && s.Code != w.Code {
-			return w, errs.Invalidf("warehouse id %d and code %q name different warehouses", s.ID, s.Code)
+			return w, errs.Invalidf("warehouse id %d and code %q name different warehouses", s.ID, s.Code).On(byCode).
+				Breaks(LocationMismatch).About(errs.Subject{Warehouse: s.ID})
 		}
 		return w, nil
 	}
 	w, ok := ws.byCode[s.Code]
 	if !ok {
-		return w, errs.Invalidf("warehouse with code %q does not exist", s.Code)
+		return w, errs.Invalidf("warehouse with code %q does not exist", s.Code).On(byCode).Breaks(UnknownWarehouse)
 	}
 	return w, nil
 }
@@ -604,7 +609,7 @@ func (ws *WorkingSet) warehouse(s WarehouseSpec) (KnownWarehouse, error) {
 // set names when it is printed.
 func (ws *WorkingSet) resolveKey(k specKey) (Location, error) {
 	if k.warehouse {
-		w, err := ws.warehouse(WarehouseSpec{ID: k.id, Code: k.code})
+		w, err := ws.warehouse(WarehouseSpec{ID: k.id, Code: k.code}, "warehouse", "warehouse")
 		if err != nil {
 			return Location{}, err
 		}
@@ -615,7 +620,7 @@ func (ws *WorkingSet) resolveKey(k specKey) (Location, error) {
 	}
 	var in KnownWarehouse
 	if k.binWarehouseID != 0 || k.binWarehouse != "" {
-		w, err := ws.warehouse(WarehouseSpec{ID: k.binWarehouseID, Code: k.binWarehouse})
+		w, err := ws.warehouse(WarehouseSpec{ID: k.binWarehouseID, Code: k.binWarehouse}, "binLocation.warehouseId", "binLocation.warehouseCode")
 		if err != nil {
 			return Location{}, err
 		}
@@ -625,18 +630,22 @@ func (ws *WorkingSet) resolveKey(k specKey) (Location, error) {
 	if k.id != 0 {
 		var ok bool
 		if b, ok = ws.bin(k.id); !ok {
-			return Location{}, errs.Invalidf("bin location %d does not exist", k.id)
+			return Location{}, errs.Invalidf("bin location %d does not exist", k.id).On("binLocation").Breaks(UnknownBinLocation).
+				About(errs.Subject{BinLocation: k.id})
 		}
 		if k.code != "" && k.code != b.Code {
-			return Location{}, errs.Invalidf("bin location id %d and code %q name different bin locations", k.id, k.code)
+			return Location{}, errs.Invalidf("bin location id %d and code %q name different bin locations", k.id, k.code).
+				On("binLocation").Breaks(LocationMismatch).About(errs.Subject{BinLocation: k.id})
 		}
 		if (k.binWarehouseID != 0 || k.binWarehouse != "") && in.ID != b.WarehouseID {
-			return Location{}, errs.Invalidf("bin location %d is not in warehouse %q", k.id, in.Code)
+			return Location{}, errs.Invalidf("bin location %d is not in warehouse %q", k.id, in.Code).
+				On("binLocation").Breaks(LocationMismatch).About(errs.Subject{BinLocation: k.id, Warehouse: in.ID})
 		}
 	} else {
 		i, ok := ws.binsByCode[in.ID][k.code]
 		if !ok {
-			return Location{}, errs.Invalidf("bin location with code %q does not exist in warehouse %q", k.code, in.Code)
+			return Location{}, errs.Invalidf("bin location with code %q does not exist in warehouse %q", k.code, in.Code).
+				On("binLocation").Breaks(UnknownBinLocation).About(errs.Subject{Warehouse: in.ID})
 		}
 		b = ws.binList[i]
 	}
@@ -760,5 +769,5 @@ func (ws *WorkingSet) check(article int64, at Location) error {
 
 func insufficient(article int64, at Location, requested, available int) error {
 	return errs.Invalidf("insufficient stock of article detail %d at %s: requested %d, available %d",
-		article, at, requested, available)
+		article, at, requested, available).On("quantity").Breaks(InsufficientStock).About(concerning(article, at))
 }

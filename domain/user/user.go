@@ -151,7 +151,7 @@ func (u *User) CheckKey(key string) bool {
 }
 
 // ErrLastAdmin is why the last enabled admin stays an enabled admin.
-var ErrLastAdmin = errs.Invalidf("the last enabled admin can be neither deleted, disabled nor demoted")
+var ErrLastAdmin = errs.Invalidf("the last enabled admin can be neither deleted, disabled nor demoted").Breaks("last_admin")
 
 // Admins is the domain service for the rule that needs all users: at least
 // one enabled admin remains. EnabledAdmins counts the enabled admins as

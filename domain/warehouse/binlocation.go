@@ -32,9 +32,9 @@ func UnmarshalBinLocationFromDatabase(id, warehouseID int64, code string) *BinLo
 
 // ErrNullBinLocationProtected and its siblings are the bin location rules.
 var (
-	ErrNullBinLocationProtected = errs.Invalidf("the unknown bin location %q cannot be changed or deleted", NullBinLocationCode)
-	ErrBinHasStock              = errs.Invalidf("the bin location still has stock")
-	ErrBinIsDefault             = errs.Invalidf("the bin location is the default bin location of a product")
+	ErrNullBinLocationProtected = errs.Invalidf("the unknown bin location %q cannot be changed or deleted", NullBinLocationCode).Breaks("null_bin_location_protected")
+	ErrBinHasStock              = errs.Invalidf("the bin location still has stock").Breaks("bin_location_has_stock")
+	ErrBinIsDefault             = errs.Invalidf("the bin location is the default bin location of a product").Breaks("bin_location_is_default")
 )
 
 func checkCode(raw string) (string, error) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/shopstock/inventory/domain/code"
 	"github.com/shopstock/inventory/domain/errs"
 )
 
@@ -38,9 +39,9 @@ const maxPadding = 9
 // MaxFormatComponents bounds the parts of one format.
 const MaxFormatComponents = 10
 
-// MaxCodeLength is the longest code a format may spell: a bin location code
-// is at most 255 characters.
-const MaxCodeLength = maxShortText
+// MaxCodeLength is the longest code a format may spell: that of a bin
+// location code.
+const MaxCodeLength = code.MaxText
 
 // maxNumber keeps ranges countable without overflow (and codes short).
 const maxNumber = 999_999_999
@@ -51,12 +52,12 @@ func (c FormatComponent) validate() error {
 		if c.Text == "" {
 			return errors.New("a text component needs a non-empty value")
 		}
-		if !utf8.ValidString(c.Text) || utf8.RuneCountInString(c.Text) > maxShortText {
-			return errors.New("a text component's value must be at most 255 characters")
+		if !utf8.ValidString(c.Text) || utf8.RuneCountInString(c.Text) > code.MaxText {
+			return errors.New("a text component's value must be at most " + itoa(code.MaxText) + " characters")
 		}
 	case ComponentNumber:
 		if c.NumberFrom < 0 || c.NumberTo < c.NumberFrom || c.NumberTo > maxNumber {
-			return errors.New("a number component needs 0 <= from <= to <= 999999999")
+			return errors.New("a number component needs 0 <= from <= to <= " + itoa(maxNumber))
 		}
 		if c.Padding < 0 || c.Padding > maxPadding {
 			return errors.New("a number component's padding must be between 0 and 9")
@@ -152,26 +153,26 @@ func (c FormatComponent) count() int {
 func (w *Warehouse) BinLocationCodes() ([]string, error) {
 	format := w.details.BinLocationFormat
 	if len(format) == 0 {
-		return nil, errs.Invalidf("warehouse %q has no binLocationFormatComponents to generate bin locations from", w.details.Code)
+		return nil, errs.Invalidf("warehouse %q has no binLocationFormatComponents to generate bin locations from", w.details.Code).On("binLocationFormatComponents")
 	}
 	// Every bound is checked before anything is allocated: a format stored
 	// before these rules, or built by hand, must not exhaust the memory.
 	if len(format) > MaxFormatComponents {
-		return nil, errs.Invalidf("the binLocationFormatComponents of warehouse %q have more than %d components", w.details.Code, MaxFormatComponents)
+		return nil, errs.Invalidf("the binLocationFormatComponents of warehouse %q have more than %d components", w.details.Code, MaxFormatComponents).On("binLocationFormatComponents")
 	}
 	for _, c := range format {
 		if err := c.validate(); err != nil {
-			return nil, errs.Invalidf("the binLocationFormatComponents of warehouse %q are invalid: %v", w.details.Code, err)
+			return nil, errs.Invalidf("the binLocationFormatComponents of warehouse %q are invalid: %v", w.details.Code, err).On("binLocationFormatComponents")
 		}
 	}
 	if n := longestCode(format); n > MaxCodeLength {
-		return nil, errs.Invalidf("the binLocationFormatComponents of warehouse %q spell codes longer than %d characters", w.details.Code, MaxCodeLength)
+		return nil, errs.Invalidf("the binLocationFormatComponents of warehouse %q spell codes longer than %d characters", w.details.Code, MaxCodeLength).On("binLocationFormatComponents")
 	}
 	total := 1
 	for _, c := range format {
 		total *= c.count()
 		if total > MaxGeneratedCodes {
-			return nil, errs.Invalidf("the binLocationFormatComponents of warehouse %q spell more than %d codes", w.details.Code, MaxGeneratedCodes)
+			return nil, errs.Invalidf("the binLocationFormatComponents of warehouse %q spell more than %d codes", w.details.Code, MaxGeneratedCodes).On("binLocationFormatComponents")
 		}
 	}
 	codes := []string{""}

@@ -109,3 +109,14 @@ func TestGeneratingFromAnOversizedStoredFormatFailsWithoutAllocating(t *testing.
 	_, err := w.BinLocationCodes()
 	mustInvalid(t, err, "")
 }
+
+func TestANumberComponentSaysItsRange(t *testing.T) {
+	err := FormatComponent{Type: ComponentNumber, NumberFrom: 0, NumberTo: 1000000000}.validate()
+	if err == nil || err.Error() != "a number component needs 0 <= from <= to <= 999999999" {
+		t.Errorf("got %v", err)
+	}
+	err = FormatComponent{Type: ComponentText, Text: strings.Repeat("x", 256)}.validate()
+	if err == nil || err.Error() != "a text component's value must be at most 255 characters" {
+		t.Errorf("got %v", err)
+	}
+}

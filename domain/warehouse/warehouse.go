@@ -45,9 +45,6 @@ type Warehouse struct {
 	nullBinLocationID int64
 }
 
-const maxShortText = 255
-const maxLongText = 65535
-
 // UnmarshalFromDatabase rebuilds a stored warehouse; only adapters call it.
 func UnmarshalFromDatabase(id int64, d Details, isDefault, isDefaultReturn bool, nullBinLocationID int64) *Warehouse {
 	return &Warehouse{id: id, details: d, isDefault: isDefault, isDefaultReturn: isDefaultReturn, nullBinLocationID: nullBinLocationID}
@@ -70,8 +67,8 @@ func normalize(d Details) (Details, error) {
 	fail("code", err)
 	d.Name, err = code.Parse(d.Name)
 	fail("name", err)
-	d.Contact = text("contact", d.Contact, maxShortText)
-	d.Phone = text("phone", d.Phone, maxShortText)
+	d.Contact = text("contact", d.Contact, code.MaxText)
+	d.Phone = text("phone", d.Phone, code.MaxText)
 	d.Address = multiline("address", d.Address, fail)
 	d.Comment = multiline("comment", d.Comment, fail)
 	if d.Email = strings.TrimSpace(d.Email); d.Email != "" {
@@ -101,7 +98,7 @@ func normalize(d Details) (Details, error) {
 // are allowed (extensions L), but no other control character.
 func multiline(property, value string, fail func(string, error)) string {
 	value = strings.TrimSpace(value)
-	fail(property, code.CheckText(strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(value), maxLongText))
+	fail(property, code.CheckMultiline(value, code.MaxLongText))
 	return value
 }
 
@@ -136,10 +133,10 @@ func (w *Warehouse) Apply(p Patch) error {
 
 // ErrDefaultNotDeletable and its siblings are the reasons a warehouse stays.
 var (
-	ErrDefaultNotDeletable       = errs.Invalidf("the default warehouse cannot be deleted")
-	ErrDefaultReturnNotDeletable = errs.Invalidf("the default return shipment warehouse cannot be deleted")
-	ErrHasBinLocations           = errs.Invalidf("the warehouse still has bin locations")
-	ErrHasStock                  = errs.Invalidf("the warehouse still has stock")
+	ErrDefaultNotDeletable       = errs.Invalidf("the default warehouse cannot be deleted").Breaks("default_warehouse_not_deletable")
+	ErrDefaultReturnNotDeletable = errs.Invalidf("the default return shipment warehouse cannot be deleted").Breaks("default_return_warehouse_not_deletable")
+	ErrHasBinLocations           = errs.Invalidf("the warehouse still has bin locations").Breaks("warehouse_has_bin_locations")
+	ErrHasStock                  = errs.Invalidf("the warehouse still has stock").Breaks("warehouse_has_stock")
 )
 
 // CheckDeletable tells whether the warehouse may go, given what it holds.

@@ -6,10 +6,12 @@ import (
 	"encoding/base64"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/shopstock/inventory/domain/code"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/event"
 )
@@ -74,8 +76,8 @@ func (w *Webhook) Apply(p Patch) error {
 		switch {
 		case !utf8.ValidString(next.description) || strings.IndexFunc(next.description, isControl) >= 0:
 			fields = append(fields, errs.FieldError{Property: "description", Message: "must be valid UTF-8 without control characters"})
-		case utf8.RuneCountInString(next.description) > 255:
-			fields = append(fields, errs.FieldError{Property: "description", Message: "must be at most 255 characters"})
+		case utf8.RuneCountInString(next.description) > code.MaxText:
+			fields = append(fields, errs.FieldError{Property: "description", Message: "must be at most " + strconv.Itoa(code.MaxText) + " characters"})
 		}
 	}
 	if p.Enabled != nil {
@@ -88,11 +90,11 @@ func (w *Webhook) Apply(p Patch) error {
 	return nil
 }
 
-func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+func isControl(r rune) bool { return !code.Allowed(r, false) }
 
 func checkURL(raw string) string {
 	if len(raw) > MaxURLLength {
-		return "must be at most 2048 characters"
+		return "must be at most " + strconv.Itoa(MaxURLLength) + " characters"
 	}
 	if !utf8.ValidString(raw) || strings.IndexFunc(raw, isControl) >= 0 {
 		return "must be valid UTF-8 without control characters"
@@ -112,8 +114,8 @@ func checkEvents(events []string) string {
 		return "must name at least one event type"
 	}
 	for _, e := range events {
-		if !event.Known(e) {
-			return "unknown event type \"" + e + "\"; allowed: " + strings.Join(event.Types, ", ")
+		if msg := event.CheckType(e); msg != "" {
+			return msg
 		}
 	}
 	return ""

@@ -62,3 +62,14 @@ func TestWebhookRules(t *testing.T) {
 		t.Errorf("secret = %q", s)
 	}
 }
+
+func TestAURLIsAtMost2048Characters(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	_, err := New("https://shop.example/"+strings.Repeat("a", MaxURLLength), []string{"stock.low"}, "", true, "s", now)
+	if e, ok := errs.As(err); !ok || len(e.Fields) != 1 || e.Fields[0].Property != "url" || e.Fields[0].Message != "must be at most 2048 characters" {
+		t.Errorf("got %v", err)
+	}
+	if _, err := New("https://shop.example/"+strings.Repeat("a", MaxURLLength-len("https://shop.example/")), []string{"stock.low"}, "", true, "s", now); err != nil {
+		t.Errorf("a URL of exactly %d characters: %v", MaxURLLength, err)
+	}
+}

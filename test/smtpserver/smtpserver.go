@@ -45,6 +45,10 @@ type Message struct {
 	User    string   // the user the client authenticated as, "" without AUTH
 	Mech    string   // the SASL mechanism it authenticated with, "" without AUTH
 	TLS     bool     // whether the mail arrived over TLS (STARTTLS or implicit)
+	// ServerName is the host name the client asked for in its TLS
+	// handshake (SNI); "" without TLS, and for an IP address, which SNI
+	// does not carry.
+	ServerName string
 }
 
 // Option changes how Start sets the server up.
@@ -55,6 +59,8 @@ type config struct {
 	implicitTLS bool
 	mechs       []string
 	user, pass  string
+	certNames   []string
+	listen      string
 }
 
 // WithAuth makes the server offer these SASL mechanisms (sasl.Plain,
@@ -70,6 +76,16 @@ func WithCredentials(user, pass string) Option {
 // WithSTARTTLS makes the server offer STARTTLS with a self-signed
 // certificate; clients trust it through (*Server).ClientTLSConfig.
 func WithSTARTTLS() Option { return func(c *config) { c.startTLS = true } }
+
+// WithCertificateNames adds host names to the self-signed certificate,
+// which is otherwise for 127.0.0.1, ::1 and localhost only.
+func WithCertificateNames(names ...string) Option {
+	return func(c *config) { c.certNames = append(c.certNames, names...) }
+}
+
+// WithListenAddress makes the server listen on addr (host:port; port 0 for
+// a free one) instead of 127.0.0.1:0.
+func WithListenAddress(addr string) Option { return func(c *config) { c.listen = addr } }
 
 // WithImplicitTLS makes the server speak TLS from the first byte (smtps)
 // with a self-signed certificate; URL then starts with smtps://.
@@ -116,12 +132,16 @@ func Start(t testing.TB, opts ...Option) *Server {
 	srv.WriteTimeout = 10 * time.Second
 	srv.ErrorLog = log.New(io.Discard, "", 0)
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	listen := cfg.listen
+	if listen == "" {
+		listen = "127.0.0.1:0"
+	}
+	ln, err := net.Listen("tcp", listen)
 	if err != nil {
 		t.Fatalf("smtpserver: listen: %v", err)
 	}
 	if cfg.startTLS || cfg.implicitTLS {
-		serverConfig, clientConfig := selfSignedTLS(t)
+		serverConfig, clientConfig := selfSignedTLS(t, cfg.certNames...)
 		s.client = clientConfig
 		if cfg.implicitTLS {
 			ln = tls.NewListener(ln, serverConfig)
@@ -148,7 +168,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 }
 
 // URL is the address to hand to the mail adapter: smtp://127.0.0.1:PORT
-// (smtps:// with WithImplicitTLS).
+// (smtps:// with WithImplicitTLS; the address of WithListenAddress).
 func (s *Server) URL() string { return s.scheme + "://" + s.addr }
 
 // Addr is the host:port the server listens on.
@@ -316,14 +336,15 @@ func (s *session) Data(r io.Reader) error {
 	if err != nil {
 		return err
 	}
-	_, isTLS := s.conn.TLSConnectionState()
+	state, isTLS := s.conn.TLSConnectionState()
 	m := Message{
-		From: s.from,
-		To:   append([]string(nil), s.to...),
-		Data: string(raw),
-		User: s.user,
-		Mech: s.mech,
-		TLS:  isTLS,
+		From:       s.from,
+		To:         append([]string(nil), s.to...),
+		Data:       string(raw),
+		User:       s.user,
+		Mech:       s.mech,
+		TLS:        isTLS,
+		ServerName: state.ServerName,
 	}
 	// A message the parser cannot read is still kept: the test sees Data
 	// and an empty Subject and Body, which is the clearest failure.
@@ -441,9 +462,10 @@ func parse(raw []byte) (subject, body string, err error) {
 	return subject, body, err
 }
 
-// selfSignedTLS makes a certificate for 127.0.0.1 and localhost, the server
-// config that presents it and a client config that trusts it.
-func selfSignedTLS(t testing.TB) (server, client *tls.Config) {
+// selfSignedTLS makes a certificate for 127.0.0.1, ::1, localhost and
+// names, the server config that presents it and a client config that
+// trusts it.
+func selfSignedTLS(t testing.TB, names ...string) (server, client *tls.Config) {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -457,7 +479,7 @@ func selfSignedTLS(t testing.TB) (server, client *tls.Config) {
 		KeyUsage:     x509.KeyUsageDigitalSignature,
 		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback},
-		DNSNames:     []string{"localhost"},
+		DNSNames:     append([]string{"localhost"}, names...),
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
 	if err != nil {
