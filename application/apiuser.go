@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/user"
 	"github.com/shopstock/inventory/ports"
@@ -18,6 +19,9 @@ func newKey() string { return rand.Text() + rand.Text() }
 // admin with a random key only when no user exists, and returns that key so
 // it can be shown once.
 func (a *App) EnsureAPIUser(ctx context.Context, name, key string) (generatedKey string, err error) {
+	if err := permit(ctx, access.ManageUsers); err != nil {
+		return generatedKey, err
+	}
 	// Instances starting together may both find no user and both add it;
 	// the loser of that race finds the winner's user on its second try.
 	for attempt := 0; attempt < 2; attempt++ {

@@ -3,6 +3,7 @@ package application
 import (
 	"context"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/catalog"
 	"github.com/shopstock/inventory/ports"
 )
@@ -10,6 +11,9 @@ import (
 // CreateArticleDetail stores a product the shop pushes in, with the shop's
 // id when it gives one, and its reorder point (0: none).
 func (a *App) CreateArticleDetail(ctx context.Context, id int64, number, name string, reorderPoint int) (int64, error) {
+	if err := permit(ctx, access.ManageArticles); err != nil {
+		return 0, err
+	}
 	art, err := catalog.NewArticleDetail(id, number, name)
 	if err != nil {
 		return 0, err

@@ -3,11 +3,15 @@ package application
 import (
 	"context"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/ports"
 )
 
 // DeleteArticleDetail removes a product with no stock and nothing left to ship.
 func (a *App) DeleteArticleDetail(ctx context.Context, id int64) error {
+	if err := permit(ctx, access.ManageArticles); err != nil {
+		return err
+	}
 	return a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		if _, err := s.ArticleDetails().Lock(ctx, []int64{id}); err != nil {
 			return err

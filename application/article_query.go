@@ -3,6 +3,7 @@ package application
 import (
 	"context"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/catalog"
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
@@ -16,6 +17,9 @@ type ArticleStock struct {
 
 // ArticleDetail reads one product with its stock figures.
 func (a *App) ArticleDetail(ctx context.Context, id int64) (v ArticleStock, err error) {
+	if err := permit(ctx, access.ReadStock); err != nil {
+		return v, err
+	}
 	err = a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
 		art, err := s.ArticleDetails().Get(ctx, id)
 		if err != nil {
@@ -33,6 +37,9 @@ func (a *App) ArticleDetail(ctx context.Context, id int64) (v ArticleStock, err 
 
 // ArticleDetails reads one page of products, each with its stock figures.
 func (a *App) ArticleDetails(ctx context.Context, q ports.ListQuery) (p ports.Page[ArticleStock], err error) {
+	if err := permit(ctx, access.ReadStock); err != nil {
+		return p, err
+	}
 	err = a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
 		page, err := s.ArticleDetails().List(ctx, q)
 		if err != nil {

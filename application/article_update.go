@@ -3,11 +3,15 @@ package application
 import (
 	"context"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/ports"
 )
 
 // UpdateArticleDetail changes number, name and reorder point; nil leaves one as it is.
 func (a *App) UpdateArticleDetail(ctx context.Context, id int64, number, name *string, reorderPoint *int) error {
+	if err := permit(ctx, access.ManageArticles); err != nil {
+		return err
+	}
 	return a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		repo := s.ArticleDetails()
 		art, err := repo.Get(ctx, id)

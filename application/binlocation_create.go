@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/warehouse"
 	"github.com/shopstock/inventory/ports"
@@ -11,6 +12,9 @@ import (
 
 // CreateBinLocation stores a new bin location in an existing warehouse.
 func (a *App) CreateBinLocation(ctx context.Context, warehouseID int64, code string) (int64, error) {
+	if err := permit(ctx, access.ManageWarehouses); err != nil {
+		return 0, err
+	}
 	b, err := warehouse.NewBinLocation(warehouseID, code)
 	if err != nil {
 		return 0, err

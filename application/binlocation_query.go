@@ -3,6 +3,7 @@ package application
 import (
 	"context"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/warehouse"
 	"github.com/shopstock/inventory/ports"
 )
@@ -15,6 +16,9 @@ type BinLocationWithStock struct {
 
 // BinLocation reads one bin location with its mappings.
 func (a *App) BinLocation(ctx context.Context, id int64) (v BinLocationWithStock, err error) {
+	if err := permit(ctx, access.ReadStock); err != nil {
+		return v, err
+	}
 	err = a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
 		if v.BinLocation, err = s.BinLocations().Get(ctx, id); err != nil {
 			return err
@@ -27,6 +31,9 @@ func (a *App) BinLocation(ctx context.Context, id int64) (v BinLocationWithStock
 
 // BinLocations reads one page of bin locations.
 func (a *App) BinLocations(ctx context.Context, q ports.ListQuery) (p ports.Page[*warehouse.BinLocation], err error) {
+	if err := permit(ctx, access.ReadStock); err != nil {
+		return p, err
+	}
 	err = a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
 		p, err = s.BinLocations().List(ctx, q)
 		return err

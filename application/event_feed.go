@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/event"
 	"github.com/shopstock/inventory/domain/limit"
 
@@ -22,6 +23,9 @@ type FeedPage struct {
 // E2). Asking again with the returned Last yields every event exactly once,
 // in commit order; see EventRepository.Record for why.
 func (a *App) ReadEvents(ctx context.Context, after int64, pageSize int, types []string) (FeedPage, error) {
+	if err := permit(ctx, access.ReadEvents); err != nil {
+		return FeedPage{}, err
+	}
 	if err := limit.CheckFeedAfter(after); err != nil {
 		return FeedPage{}, err
 	}
@@ -54,6 +58,9 @@ func (a *App) ReadEvents(ctx context.Context, after int64, pageSize int, types [
 // PurgeEvents removes events older than retention; a reader asking after
 // a purged position is told so (410).
 func (a *App) PurgeEvents(ctx context.Context, retention time.Duration) (n int, err error) {
+	if err := permit(ctx, access.Maintain); err != nil {
+		return n, err
+	}
 	err = a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		n, err = s.Events().Purge(ctx, retention)
 		return err

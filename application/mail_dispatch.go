@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -58,6 +59,9 @@ func (a *App) MailDispatcher(mailer ports.Mailer) *MailDispatcher {
 
 // DispatchOnce sends the mails that are due now.
 func (m *MailDispatcher) DispatchOnce(ctx context.Context) (DispatchReport, error) {
+	if err := permit(ctx, access.Maintain); err != nil {
+		return DispatchReport{}, err
+	}
 	return m.d.once(ctx, m.Lease, m.Batch)
 }
 
@@ -73,6 +77,9 @@ func (m *MailDispatcher) backoff(attempts int) time.Duration {
 // PurgeMails removes sent and given-up mails older than retention, so that
 // customer addresses are not kept forever.
 func (a *App) PurgeMails(ctx context.Context, retention time.Duration) (n int, err error) {
+	if err := permit(ctx, access.Maintain); err != nil {
+		return n, err
+	}
 	err = a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		n, err = s.Outbox().PurgeFinished(ctx, retention)
 		return err
@@ -82,6 +89,9 @@ func (a *App) PurgeMails(ctx context.Context, retention time.Duration) (n int, e
 
 // MailQueueStats counts the mails still to send.
 func (a *App) MailQueueStats(ctx context.Context) (st ports.QueueStats, err error) {
+	if err := permit(ctx, access.Maintain); err != nil {
+		return st, err
+	}
 	err = a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
 		st, err = s.Outbox().Stats(ctx)
 		return err

@@ -3,6 +3,7 @@ package application
 import (
 	"context"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/event"
 
 	"github.com/shopstock/inventory/domain/order"
@@ -14,6 +15,9 @@ import (
 // customer address, by the order's transition rules. A cancelled order or
 // position releases its reservations in the same transaction.
 func (a *App) ChangeOrder(ctx context.Context, ref OrderRef, changes order.Changes, user string) (*order.Order, error) {
+	if err := permit(ctx, access.ManageOrders); err != nil {
+		return nil, err
+	}
 	var out *order.Order
 	ctx = WithCause(ctx, event.Cause{Type: event.CauseOrdersUpdate})
 	err := a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/ports"
@@ -13,6 +14,9 @@ import (
 // CreateOrder stores an order the shop pushes in, with the shop's ids where
 // it gives them. Every position must name an existing article detail.
 func (a *App) CreateOrder(ctx context.Context, p order.NewOrder) (int64, error) {
+	if err := permit(ctx, access.ManageOrders); err != nil {
+		return 0, err
+	}
 	o, err := order.New(p)
 	if err != nil {
 		return 0, err

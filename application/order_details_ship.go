@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
@@ -23,6 +24,9 @@ type DetailShipment struct {
 // ShipOrderDetails ships single positions, each from its own location. Each
 // operation succeeds or fails alone; no status mail is sent.
 func (a *App) ShipOrderDetails(ctx context.Context, meta BatchMeta, ops []DetailShipment, render RenderBatch) (BatchOutcome, error) {
+	if err := permit(ctx, access.ShipOrders); err != nil {
+		return BatchOutcome{}, err
+	}
 	return a.runBatch(ctx, meta, len(ops), render, func(ctx context.Context, s ports.Store, now time.Time) ([]OperationResult, error) {
 		detailIDs := make([]int64, 0, len(ops))
 		for _, op := range ops {

@@ -3,6 +3,7 @@ package application
 import (
 	"context"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/event"
 
 	"github.com/shopstock/inventory/domain/order"
@@ -21,6 +22,9 @@ type PickingList struct {
 // what every position of the order still needs, all or nothing, and
 // answers with all of the order's reservations.
 func (a *App) ReservePickingList(ctx context.Context, ref OrderRef, at *stock.WarehouseSpec) (PickingList, error) {
+	if err := permit(ctx, access.ManageOrders); err != nil {
+		return PickingList{}, err
+	}
 	return a.pickingWrite(ctx, ref, func(ctx context.Context, s ports.Store, o *order.Order) (stock.Operation, error) {
 		spec, err := shipWarehouse(ctx, s, at)
 		if err != nil {
@@ -32,6 +36,9 @@ func (a *App) ReservePickingList(ctx context.Context, ref OrderRef, at *stock.Wa
 
 // ReleasePickingList releases every reservation of the order.
 func (a *App) ReleasePickingList(ctx context.Context, ref OrderRef) (PickingList, error) {
+	if err := permit(ctx, access.ManageOrders); err != nil {
+		return PickingList{}, err
+	}
 	return a.pickingWrite(ctx, ref, func(ctx context.Context, s ports.Store, o *order.Order) (stock.Operation, error) {
 		return order.ReleasePicking{Order: o}, nil
 	})
@@ -66,6 +73,9 @@ func (a *App) pickingWrite(ctx context.Context, ref OrderRef, op func(ctx contex
 
 // PickingListOf shows the order's reservations and changes nothing.
 func (a *App) PickingListOf(ctx context.Context, ref OrderRef) (PickingList, error) {
+	if err := permit(ctx, access.ReadOrders); err != nil {
+		return PickingList{}, err
+	}
 	var out PickingList
 	err := a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
 		o, err := ref.load(ctx, s.Orders())

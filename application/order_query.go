@@ -3,6 +3,7 @@ package application
 import (
 	"context"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/ports"
 )
@@ -23,6 +24,9 @@ func (r OrderRef) load(ctx context.Context, repo ports.OrderRepository) (*order.
 
 // Order reads one order with its positions.
 func (a *App) Order(ctx context.Context, ref OrderRef) (o *order.Order, err error) {
+	if err := permit(ctx, access.ReadOrders); err != nil {
+		return o, err
+	}
 	err = a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
 		o, err = ref.load(ctx, s.Orders())
 		return err
@@ -32,6 +36,9 @@ func (a *App) Order(ctx context.Context, ref OrderRef) (o *order.Order, err erro
 
 // Orders reads one page of orders.
 func (a *App) Orders(ctx context.Context, q ports.ListQuery) (p ports.Page[*order.Order], err error) {
+	if err := permit(ctx, access.ReadOrders); err != nil {
+		return p, err
+	}
 	err = a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
 		p, err = s.Orders().List(ctx, q)
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/event"
 
 	"github.com/shopstock/inventory/domain/order"
@@ -28,6 +29,9 @@ type RenderCreated func(id int64) ([]byte, error)
 // the batches apply: the same request again replays the response, another
 // request with the key is a conflict.
 func (a *App) ReturnOrder(ctx context.Context, meta BatchMeta, ref OrderRef, req ReturnRequest, render RenderCreated) (BatchOutcome, error) {
+	if err := permit(ctx, access.ManageOrders); err != nil {
+		return BatchOutcome{}, err
+	}
 	ctx = WithCause(ctx, event.Cause{Type: event.CauseReturns, IdempotencyKey: meta.Key})
 	return a.idempotent(ctx, meta, func(ctx context.Context, s ports.Store, now time.Time) ([]byte, error) {
 		o, err := ref.load(ctx, s.Orders())
@@ -69,6 +73,9 @@ func defaultReturnWarehouse(ctx context.Context, s ports.Store) (int64, error) {
 
 // Return reads one return shipment.
 func (a *App) Return(ctx context.Context, id int64) (r *order.Return, err error) {
+	if err := permit(ctx, access.ReadOrders); err != nil {
+		return r, err
+	}
 	err = a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
 		r, err = s.Returns().Get(ctx, id)
 		return err
@@ -78,6 +85,9 @@ func (a *App) Return(ctx context.Context, id int64) (r *order.Return, err error)
 
 // Returns reads one page of return shipments.
 func (a *App) Returns(ctx context.Context, q ports.ListQuery) (p ports.Page[*order.Return], err error) {
+	if err := permit(ctx, access.ReadOrders); err != nil {
+		return p, err
+	}
 	err = a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
 		p, err = s.Returns().List(ctx, q)
 		return err

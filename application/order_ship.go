@@ -3,6 +3,7 @@ package application
 import (
 	"context"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/event"
 
 	"github.com/shopstock/inventory/domain/order"
@@ -15,6 +16,9 @@ import (
 // in the same transaction unless suppressMail is set or the order has no
 // address. An order that is already fully shipped is left alone.
 func (a *App) ShipOrder(ctx context.Context, ref OrderRef, from *stock.WarehouseSpec, suppressMail bool, user string) error {
+	if err := permit(ctx, access.ShipOrders); err != nil {
+		return err
+	}
 	ctx = WithCause(ctx, event.Cause{Type: event.CauseOrdersShip})
 	return a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		// The order row lock comes first (before the stock load locks

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
@@ -21,6 +22,9 @@ type BatchOperation struct {
 // StockBatch runs a batch of stock operations (stock.Set, stock.Change,
 // stock.Relocate, or any other stock.Operation) under its idempotency key.
 func (a *App) StockBatch(ctx context.Context, meta BatchMeta, ops []BatchOperation, render RenderBatch) (BatchOutcome, error) {
+	if err := permit(ctx, access.WriteStock); err != nil {
+		return BatchOutcome{}, err
+	}
 	return a.runBatch(ctx, meta, len(ops), render, func(ctx context.Context, s ports.Store, now time.Time) ([]OperationResult, error) {
 		return applyOperations(ctx, s, now, meta, ops)
 	})

@@ -3,6 +3,7 @@ package application
 import (
 	"context"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
@@ -14,6 +15,9 @@ import (
 // reported before each is called at all). It streams: each sees one row at
 // a time.
 func (a *App) ExportStock(ctx context.Context, warehouseCode string, each func(ports.StockExportRow) error) error {
+	if err := permit(ctx, access.ReadStock); err != nil {
+		return err
+	}
 	return a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
 		var warehouseID int64
 		if warehouseCode != "" {

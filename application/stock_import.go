@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/idempotency"
 	"github.com/shopstock/inventory/domain/limit"
@@ -55,6 +56,9 @@ type RenderImport func(ImportResult) ([]byte, error)
 // ledger entries carry the key, the API user and the line number as the
 // operationId.
 func (a *App) ImportStock(ctx context.Context, meta BatchMeta, mode ImportMode, lines []ImportLine, render RenderImport) (BatchOutcome, error) {
+	if err := permit(ctx, access.WriteStock); err != nil {
+		return BatchOutcome{}, err
+	}
 	if _, err := idempotency.ParseKey(meta.Key); err != nil {
 		return BatchOutcome{}, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
 )
@@ -37,6 +38,9 @@ var errPreviewDone = errors.New("preview done")
 // the stock before and after it, or why it would fail. It claims no
 // idempotency key and writes nothing.
 func (a *App) PreviewStockImport(ctx context.Context, user string, mode ImportMode, lines []ImportLine) (ImportPreview, error) {
+	if err := permit(ctx, access.WriteStock); err != nil {
+		return ImportPreview{}, err
+	}
 	if err := checkImport(mode, lines); err != nil {
 		return ImportPreview{}, err
 	}

@@ -3,6 +3,7 @@ package application
 import (
 	"context"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -10,6 +11,9 @@ import (
 // again. The old key fails from the commit on, on every instance: no
 // instance keeps credentials beyond a request.
 func (a *App) RotateUserKey(ctx context.Context, id int64) (key string, err error) {
+	if err := permit(ctx, access.ManageUsers); err != nil {
+		return key, err
+	}
 	key = newKey()
 	err = a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		u, err := s.APIUsers().Get(ctx, id)

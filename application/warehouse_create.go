@@ -3,6 +3,7 @@ package application
 import (
 	"context"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/warehouse"
 	"github.com/shopstock/inventory/ports"
 )
@@ -10,6 +11,9 @@ import (
 // CreateWarehouse stores a new warehouse with its unknown bin location; the
 // first warehouse becomes the default and the default return warehouse.
 func (a *App) CreateWarehouse(ctx context.Context, d warehouse.Details) (id int64, err error) {
+	if err := permit(ctx, access.ManageWarehouses); err != nil {
+		return id, err
+	}
 	err = a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		repo := s.Warehouses()
 		if err := repo.LockDefaults(ctx); err != nil {

@@ -3,17 +3,24 @@ package application
 import (
 	"context"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/warehouse"
 	"github.com/shopstock/inventory/ports"
 )
 
 // MakeDefaultWarehouse moves the default flag to the warehouse.
 func (a *App) MakeDefaultWarehouse(ctx context.Context, id int64) error {
+	if err := permit(ctx, access.ManageWarehouses); err != nil {
+		return err
+	}
 	return a.moveDefault(ctx, id, warehouse.Holders.MoveDefault)
 }
 
 // MakeDefaultReturnWarehouse moves the default return shipment flag to the warehouse.
 func (a *App) MakeDefaultReturnWarehouse(ctx context.Context, id int64) error {
+	if err := permit(ctx, access.ManageWarehouses); err != nil {
+		return err
+	}
 	return a.moveDefault(ctx, id, warehouse.Holders.MoveDefaultReturn)
 }
 

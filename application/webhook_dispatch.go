@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -94,6 +95,9 @@ func (a *App) WebhookDispatcher(sender ports.WebhookSender) *WebhookDispatcher {
 
 // DispatchOnce makes the delivery attempts that are due now.
 func (w *WebhookDispatcher) DispatchOnce(ctx context.Context) (DispatchReport, error) {
+	if err := permit(ctx, access.Maintain); err != nil {
+		return DispatchReport{}, err
+	}
 	w.d.parallel = w.Batch
 	return w.d.once(ctx, w.Lease, w.Batch)
 }
@@ -128,6 +132,9 @@ func (w *WebhookDispatcher) attempt(ctx context.Context, sender ports.WebhookSen
 
 // WebhookQueueStats counts the deliveries still to make.
 func (a *App) WebhookQueueStats(ctx context.Context) (st ports.QueueStats, err error) {
+	if err := permit(ctx, access.Maintain); err != nil {
+		return st, err
+	}
 	err = a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
 		st, err = s.Webhooks().Stats(ctx)
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/webhook"
 	"github.com/shopstock/inventory/ports"
 )
@@ -26,6 +27,9 @@ func newSecret() string {
 // CreateWebhook subscribes a URL to events and returns the id and the
 // secret, which nothing shows again.
 func (a *App) CreateWebhook(ctx context.Context, in WebhookInput) (id int64, secret string, err error) {
+	if err := permit(ctx, access.ManageWebhooks); err != nil {
+		return id, secret, err
+	}
 	var url, description string
 	var events []string
 	enabled := true
@@ -54,6 +58,9 @@ func (a *App) CreateWebhook(ctx context.Context, in WebhookInput) (id int64, sec
 
 // Webhook reads one webhook.
 func (a *App) Webhook(ctx context.Context, id int64) (w *webhook.Webhook, err error) {
+	if err := permit(ctx, access.ManageWebhooks); err != nil {
+		return w, err
+	}
 	err = a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
 		w, err = s.Webhooks().Get(ctx, id)
 		return err
@@ -63,6 +70,9 @@ func (a *App) Webhook(ctx context.Context, id int64) (w *webhook.Webhook, err er
 
 // Webhooks reads one page of webhooks.
 func (a *App) Webhooks(ctx context.Context, q ports.ListQuery) (p ports.Page[*webhook.Webhook], err error) {
+	if err := permit(ctx, access.ManageWebhooks); err != nil {
+		return p, err
+	}
 	err = a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
 		p, err = s.Webhooks().List(ctx, q)
 		return err
@@ -73,6 +83,9 @@ func (a *App) Webhooks(ctx context.Context, q ports.ListQuery) (p ports.Page[*we
 // UpdateWebhook changes the fields in names. A webhook disabled and enabled
 // again receives no event committed in between.
 func (a *App) UpdateWebhook(ctx context.Context, id int64, in WebhookInput) error {
+	if err := permit(ctx, access.ManageWebhooks); err != nil {
+		return err
+	}
 	return a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		w, err := s.Webhooks().Get(ctx, id)
 		if err != nil {
@@ -88,6 +101,9 @@ func (a *App) UpdateWebhook(ctx context.Context, id int64, in WebhookInput) erro
 
 // DeleteWebhook removes a webhook and its deliveries; nothing more is sent.
 func (a *App) DeleteWebhook(ctx context.Context, id int64) error {
+	if err := permit(ctx, access.ManageWebhooks); err != nil {
+		return err
+	}
 	return a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		if _, err := s.Webhooks().Get(ctx, id); err != nil {
 			return err
@@ -99,6 +115,9 @@ func (a *App) DeleteWebhook(ctx context.Context, id int64) error {
 // RotateWebhookSecret gives the webhook a new secret, which signs every
 // attempt from now on, and returns it.
 func (a *App) RotateWebhookSecret(ctx context.Context, id int64) (secret string, err error) {
+	if err := permit(ctx, access.ManageWebhooks); err != nil {
+		return secret, err
+	}
 	secret = newSecret()
 	err = a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		w, err := s.Webhooks().Get(ctx, id)
@@ -113,6 +132,9 @@ func (a *App) RotateWebhookSecret(ctx context.Context, id int64) (secret string,
 
 // WebhookDeliveries reads one page of a webhook's delivery log.
 func (a *App) WebhookDeliveries(ctx context.Context, id int64, q ports.ListQuery) (p ports.Page[ports.WebhookDelivery], err error) {
+	if err := permit(ctx, access.ManageWebhooks); err != nil {
+		return p, err
+	}
 	err = a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
 		if _, err := s.Webhooks().Get(ctx, id); err != nil {
 			return err

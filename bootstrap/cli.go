@@ -226,7 +226,9 @@ func withApp(c Config, fn func(context.Context, *application.App) error) (err er
 	if err := db.Migrate(ctx); err != nil {
 		return err
 	}
-	return fn(ctx, application.New(db, systemClock{}))
+	// Only whoever runs the machine can run the command line: it acts as
+	// the system.
+	return fn(application.WithPrincipal(ctx, application.System), application.New(db, systemClock{}))
 }
 
 // serve runs the service until SIGINT or SIGTERM. fx.App.Run stops the

@@ -97,7 +97,7 @@ func (q *queueCollector) Describe(ch chan<- *prometheus.Desc) {
 }
 
 func (q *queueCollector) Collect(ch chan<- prometheus.Metric) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(application.WithPrincipal(context.Background(), application.System), 2*time.Second)
 	defer cancel()
 	for _, g := range []struct {
 		stats           func(context.Context) (ports.QueueStats, error)

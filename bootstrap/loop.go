@@ -5,12 +5,15 @@ import (
 	"time"
 
 	"go.uber.org/fx"
+
+	"github.com/shopstock/inventory/application"
 )
 
 // every runs round at start and then every interval in the background until
 // the service stops; stopping cancels the round's context and waits for it.
+// No user asks for such work: it runs as the system.
 func every(lc fx.Lifecycle, interval time.Duration, round func(ctx context.Context)) {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(application.WithPrincipal(context.Background(), application.System))
 	done := make(chan struct{})
 	lc.Append(fx.Hook{
 		OnStart: func(context.Context) error {

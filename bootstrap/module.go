@@ -85,7 +85,7 @@ func newDatabase(lc fx.Lifecycle, c Config, log *zap.Logger) (*bunstore.DB, erro
 // order the constructors ran, and this needs the database).
 func ensureAPIUser(lc fx.Lifecycle, app *application.App, c Config, log *zap.Logger) {
 	lc.Append(fx.Hook{OnStart: func(ctx context.Context) error {
-		key, err := app.EnsureAPIUser(ctx, c.APIUser, c.APIKey)
+		key, err := app.EnsureAPIUser(application.WithPrincipal(ctx, application.System), c.APIUser, c.APIKey)
 		if err != nil {
 			return fmt.Errorf("ensure API user: %w", err)
 		}

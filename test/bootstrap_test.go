@@ -15,6 +15,7 @@ import (
 	"github.com/shopstock/inventory/application"
 
 	"github.com/shopstock/inventory/bootstrap"
+	"github.com/shopstock/inventory/test/apitest"
 	"github.com/shopstock/inventory/test/testdb"
 )
 
@@ -137,7 +138,7 @@ func TestConfigurationIsReadFromTheEnvironment(t *testing.T) {
 }
 
 func TestAGeneratedKeyIsCreatedOnlyWhenNoUserExists(t *testing.T) {
-	ctx := context.Background()
+	ctx := apitest.Admin()
 	db, err := bunstore.Open(testdb.SQLite(t))
 	if err != nil {
 		t.Fatal(err)

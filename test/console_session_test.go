@@ -1,12 +1,12 @@
 package test
 
 import (
-	"context"
 	"testing"
 	"time"
 
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/user"
+	"github.com/shopstock/inventory/test/apitest"
 	"github.com/shopstock/inventory/test/testdb"
 )
 
@@ -16,7 +16,7 @@ import (
 // access.
 func TestConsoleSessions(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
-		ctx := context.Background()
+		ctx := apitest.Admin()
 		app, db, clock := newUsersApp(t, databaseURL)
 		other := application.New(db, clock) // a second instance on the same database
 

@@ -229,7 +229,7 @@ func TestUsersFromBeforeDigestUseBasicUntilRotation(t *testing.T) {
 		if res := usersAs(t, e.Env, "legacy", key, http.MethodGet, "/api/warehouses", nil); res.Status != http.StatusOK {
 			t.Fatalf("Basic still works: %s", res)
 		}
-		key, err := e.App.RotateUserKey(context.Background(), id)
+		key, err := e.App.RotateUserKey(apitest.Admin(), id)
 		if err != nil {
 			t.Fatal(err)
 		}

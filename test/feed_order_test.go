@@ -49,7 +49,7 @@ func feedInstance(t *testing.T, databaseURL string) *apitest.Env {
 		time.Sleep(time.Duration(rand.IntN(4000)) * time.Microsecond)
 	})
 	app := application.New(db, feedClock{}, slowCommit)
-	if _, err := app.EnsureAPIUser(context.Background(), apitest.User, apitest.Key); err != nil {
+	if _, err := app.EnsureAPIUser(apitest.Admin(), apitest.User, apitest.Key); err != nil {
 		t.Fatal(err)
 	}
 	h, err := httpapi.NewHandler(app, zap.NewNop(), httpapi.Config{}, db.Ping, prometheus.NewRegistry())

@@ -1,7 +1,6 @@
 package test
 
 import (
-	"context"
 	"encoding/json"
 	"sync"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/domain/warehouse"
+	"github.com/shopstock/inventory/test/apitest"
 	"github.com/shopstock/inventory/test/testdb"
 )
 
@@ -38,7 +38,7 @@ func (c *movableClock) advance(d time.Duration) {
 // retention; then it may be used again.
 func TestIdempotencyKeysExpireAfterTheRetention(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
-		ctx := context.Background()
+		ctx := apitest.Admin()
 		db, err := bunstore.Open(databaseURL)
 		if err != nil {
 			t.Fatal(err)

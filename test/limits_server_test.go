@@ -68,7 +68,7 @@ func TestRequestTimeoutRollsBack(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
 		env := apitest.NewWithConfig(t, databaseURL, httpapi.Config{RequestTimeout: 30 * time.Millisecond})
-		id, err := env.App.CreateWarehouse(context.Background(), warehouse.Details{
+		id, err := env.App.CreateWarehouse(apitest.Admin(), warehouse.Details{
 			Code: "BIG", Name: "Big", BinLocationFormat: []warehouse.FormatComponent{
 				{Type: warehouse.ComponentText, Text: "BIN-"},
 				{Type: warehouse.ComponentNumber, NumberFrom: 1, NumberTo: 100000, Padding: 6},
@@ -81,7 +81,7 @@ func TestRequestTimeoutRollsBack(t *testing.T) {
 		if res.Status != http.StatusServiceUnavailable || string(res.Body) != `{"success":false,"message":"request timed out"}` {
 			t.Fatalf("generate 100000 bin locations in 30 ms: %s, want 503 request timed out", res)
 		}
-		page, err := env.App.BinLocations(context.Background(), ports.ListQuery{Limit: 10, Filters: []ports.Filter{
+		page, err := env.App.BinLocations(apitest.Admin(), ports.ListQuery{Limit: 10, Filters: []ports.Filter{
 			{Property: "binLocation.warehouseId", Values: []any{id}},
 		}})
 		if err != nil {
@@ -172,7 +172,7 @@ func grepLines(s, substr string) string {
 // API user admin:secret.
 func limitsHandler(t *testing.T, cfg httpapi.Config) *httpapi.Handler {
 	t.Helper()
-	ctx := context.Background()
+	ctx := apitest.Admin()
 	db, err := bunstore.Open(testdb.SQLite(t))
 	if err != nil {
 		t.Fatal(err)
@@ -323,7 +323,7 @@ func TestSQLiteWriterQueueHonoursTheContext(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	ctx := context.Background()
+	ctx := apitest.Admin()
 	if err := db.Migrate(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +356,7 @@ func TestSQLiteWriterQueueHonoursTheContext(t *testing.T) {
 func TestPostgresStandardConformingStringsIsPinned(t *testing.T) {
 	t.Parallel()
 	databaseURL := testdb.Postgres(t)
-	ctx := context.Background()
+	ctx := apitest.Admin()
 	conn, err := pgx.Connect(ctx, databaseURL)
 	if err != nil {
 		t.Fatal(err)

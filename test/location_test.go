@@ -1,7 +1,6 @@
 package test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -22,7 +21,7 @@ import (
 // Created resources are located under INVENTORY_BASE_URL when it is set,
 // else under the scheme and host the request came with.
 func TestLocationsFollowTheBaseURLOrTheRequest(t *testing.T) {
-	ctx := context.Background()
+	ctx := apitest.Admin()
 	db, err := bunstore.Open(testdb.SQLite(t))
 	if err != nil {
 		t.Fatal(err)

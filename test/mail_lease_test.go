@@ -92,7 +92,7 @@ func TestMailLeaseUsesTheDatabaseClock(t *testing.T) {
 	first.Lease = 10 * time.Second
 	done := make(chan application.DispatchReport)
 	go func() {
-		r, err := first.DispatchOnce(context.Background())
+		r, err := first.DispatchOnce(apitest.Admin())
 		if err != nil {
 			t.Errorf("dispatch: %v", err)
 		}
@@ -105,14 +105,14 @@ func TestMailLeaseUsesTheDatabaseClock(t *testing.T) {
 	fast := &instantMailer{}
 	second := ahead.MailDispatcher(fast)
 	second.Lease = 10 * time.Second
-	if r, err := second.DispatchOnce(context.Background()); err != nil || r.Done() != 0 {
+	if r, err := second.DispatchOnce(apitest.Admin()); err != nil || r.Done() != 0 {
 		t.Fatalf("the second instance claimed a leased mail: %+v %v", r, err)
 	}
 	close(slow.release)
 	if r := <-done; r.Sent != 1 {
 		t.Fatalf("first dispatcher: %+v", r)
 	}
-	if r, _ := second.DispatchOnce(context.Background()); r.Done() != 0 || fast.count() != 0 || slow.count() != 1 {
+	if r, _ := second.DispatchOnce(apitest.Admin()); r.Done() != 0 || fast.count() != 0 || slow.count() != 1 {
 		t.Fatalf("the mail went out %d + %d times", slow.count(), fast.count())
 	}
 }
@@ -126,7 +126,7 @@ func TestMailOfADispatcherThatDiedIsSentByAnotherAfterTheLease(t *testing.T) {
 		dying := newGateMailer()
 		first := env.App.MailDispatcher(dying)
 		first.Lease = time.Second
-		ctx, kill := context.WithCancel(context.Background())
+		ctx, kill := context.WithCancel(apitest.Admin())
 		done := make(chan error)
 		go func() {
 			_, err := first.DispatchOnce(ctx)
@@ -140,11 +140,11 @@ func TestMailOfADispatcherThatDiedIsSentByAnotherAfterTheLease(t *testing.T) {
 
 		other := &instantMailer{}
 		second := env.App.MailDispatcher(other)
-		if r, _ := second.DispatchOnce(context.Background()); r.Done() != 0 {
+		if r, _ := second.DispatchOnce(apitest.Admin()); r.Done() != 0 {
 			t.Fatalf("the mail was taken while its lease held: %+v", r)
 		}
 		time.Sleep(1100 * time.Millisecond)
-		if r, err := second.DispatchOnce(context.Background()); err != nil || r.Sent != 1 || other.count() != 1 || dying.count() != 0 {
+		if r, err := second.DispatchOnce(apitest.Admin()); err != nil || r.Sent != 1 || other.count() != 1 || dying.count() != 0 {
 			t.Fatalf("after the lease another dispatcher sends it once: %+v %v", r, err)
 		}
 		var attempts int
@@ -158,7 +158,7 @@ func TestSentMailsArePurgedAfterTheRetention(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
 		env := apitest.New(t, databaseURL)
-		ctx := context.Background()
+		ctx := apitest.Admin()
 		for _, to := range []string{"old@example.com", "recent@example.com", "pending@example.com", "failed@example.com"} {
 			mailEnqueue(t, env.App, env, to)
 		}
@@ -220,7 +220,7 @@ func TestTheOutcomeOfAnAttemptPastItsLeaseIsNotRecorded(t *testing.T) {
 		first.Lease = time.Second
 		done := make(chan application.DispatchReport)
 		go func() {
-			r, err := first.DispatchOnce(context.Background())
+			r, err := first.DispatchOnce(apitest.Admin())
 			if err != nil {
 				t.Errorf("dispatch: %v", err)
 			}
@@ -229,7 +229,7 @@ func TestTheOutcomeOfAnAttemptPastItsLeaseIsNotRecorded(t *testing.T) {
 		<-late.started
 		time.Sleep(1100 * time.Millisecond)
 		other := &instantMailer{}
-		if r, err := env.App.MailDispatcher(other).DispatchOnce(context.Background()); err != nil || r.Sent != 1 {
+		if r, err := env.App.MailDispatcher(other).DispatchOnce(apitest.Admin()); err != nil || r.Sent != 1 {
 			t.Fatalf("after the lease the second dispatcher sends: %+v %v", r, err)
 		}
 		<-done
@@ -245,7 +245,7 @@ func TestTheOutcomeOfAnAttemptPastItsLeaseIsNotRecorded(t *testing.T) {
 		if row.Attempts != 2 || row.SentAt == nil || row.FailedAt != nil || row.LastError != "" {
 			t.Errorf("outbox row = %+v: the late failure of attempt 1 overwrote attempt 2", row)
 		}
-		if r, _ := env.App.MailDispatcher(other).DispatchOnce(context.Background()); r.Done() != 0 {
+		if r, _ := env.App.MailDispatcher(other).DispatchOnce(apitest.Admin()); r.Done() != 0 {
 			t.Errorf("the sent mail was rescheduled: %+v", r)
 		}
 	})

@@ -41,7 +41,7 @@ func mailShipped(t *testing.T, f *ordFixture, number, email string, suppress boo
 
 func mailDispatch(t testing.TB, d *application.MailDispatcher) application.DispatchReport {
 	t.Helper()
-	r, err := d.DispatchOnce(context.Background())
+	r, err := d.DispatchOnce(apitest.Admin())
 	if err != nil {
 		t.Fatalf("dispatch: %v", err)
 	}
@@ -197,7 +197,7 @@ func TestTwoDispatchersSendEachMailOnce(t *testing.T) {
 	srv := smtpserver.Start(t)
 
 	const mails = 40
-	ctx := context.Background()
+	ctx := apitest.Admin()
 	err := first.DB.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		for i := range mails {
 			m := ports.Mail{To: fmt.Sprintf("c%d@example.com", i), Subject: fmt.Sprintf("mail %d", i), Body: "hello"}

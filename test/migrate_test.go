@@ -96,7 +96,7 @@ func TestEveryMigrationRunsInATransaction(t *testing.T) {
 // run it a second time (it would fail on the tables it creates).
 func TestADatabaseMigratedBeforeTheRenameIsNotMigratedAgain(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
-		ctx := context.Background()
+		ctx := apitest.Admin()
 		db := openDB(t, databaseURL)
 		dialect := "sqlite"
 		if db.Postgres() {
@@ -125,7 +125,7 @@ func TestADatabaseMigratedBeforeTheRenameIsNotMigratedAgain(t *testing.T) {
 
 func TestAFailedMigrationLeavesNothingAndRunsAgainInFull(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
-		ctx := context.Background()
+		ctx := apitest.Admin()
 		db := openDB(t, databaseURL)
 		first := &fstest.MapFile{Data: []byte("CREATE TABLE first_t (id INTEGER)")}
 		broken := fstest.MapFS{
@@ -163,7 +163,7 @@ func TestAFailedMigrationLeavesNothingAndRunsAgainInFull(t *testing.T) {
 // instance or a failover would.
 func TestAMigrationKilledHalfwayIsCompletedByTheNextStart(t *testing.T) {
 	databaseURL := testdb.Postgres(t)
-	ctx := context.Background()
+	ctx := apitest.Admin()
 	db := openDB(t, databaseURL)
 	// The migration sleeps once per row of kill_me: the first start hangs
 	// there until it is killed, the next one passes straight through.
@@ -324,7 +324,7 @@ func startAndProbe(cfg bootstrap.Config) error {
 // the service, and its start hooks still fit their timeout.
 func TestMigrationIsNotCutShortByTheStartTimeout(t *testing.T) {
 	databaseURL := testdb.Postgres(t)
-	ctx := context.Background()
+	ctx := apitest.Admin()
 	holder, err := pgx.Connect(ctx, databaseURL)
 	if err != nil {
 		t.Fatal(err)

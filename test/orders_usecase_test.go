@@ -40,7 +40,7 @@ type ordFixture struct {
 func ordSetup(t *testing.T, databaseURL string) *ordFixture {
 	t.Helper()
 	env := apitest.New(t, databaseURL)
-	f := &ordFixture{t: t, ctx: context.Background(), env: env, app: env.App}
+	f := &ordFixture{t: t, ctx: apitest.Admin(), env: env, app: env.App}
 	var err error
 	if f.main, err = f.app.CreateWarehouse(f.ctx, warehouse.Details{Code: "MAIN", Name: "Main", StockAvailableForSale: true}); err != nil {
 		t.Fatalf("create warehouse MAIN: %v", err)

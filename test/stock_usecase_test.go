@@ -32,7 +32,7 @@ type stockEnv struct {
 
 func newStockEnv(t *testing.T, databaseURL string) *stockEnv {
 	t.Helper()
-	return &stockEnv{Env: apitest.New(t, databaseURL), t: t, ctx: context.Background()}
+	return &stockEnv{Env: apitest.New(t, databaseURL), t: t, ctx: apitest.Admin()}
 }
 
 // newWarehouse creates a warehouse and returns its id and the id of its

@@ -65,7 +65,7 @@ func newUsersEnv(t *testing.T, databaseURL string) *usersEnv {
 	}
 	clock := &usersClock{now: time.Now().UTC()}
 	app := application.New(db, clock)
-	if _, err := app.EnsureAPIUser(context.Background(), apitest.User, usersAdminKey); err != nil {
+	if _, err := app.EnsureAPIUser(apitest.Admin(), apitest.User, usersAdminKey); err != nil {
 		t.Fatal(err)
 	}
 	e := &usersEnv{t: t, clock: clock}

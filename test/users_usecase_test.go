@@ -12,6 +12,7 @@ import (
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/user"
 	"github.com/shopstock/inventory/ports"
+	"github.com/shopstock/inventory/test/apitest"
 	"github.com/shopstock/inventory/test/testdb"
 )
 
@@ -29,7 +30,7 @@ func newUsersApp(t *testing.T, databaseURL string) (*application.App, *bunstore.
 	}
 	clock := &usersClock{now: time.Now().UTC()}
 	app := application.New(db, clock)
-	if _, err := app.EnsureAPIUser(context.Background(), "admin", usersAdminKey); err != nil {
+	if _, err := app.EnsureAPIUser(apitest.Admin(), "admin", usersAdminKey); err != nil {
 		t.Fatal(err)
 	}
 	return app, db, clock
@@ -39,7 +40,7 @@ func ptrTo[T any](v T) *T { return &v }
 
 func TestUsersUseCases(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
-		ctx := context.Background()
+		ctx := apitest.Admin()
 		app, db, _ := newUsersApp(t, databaseURL)
 
 		admin, err := app.UserByName(ctx, "admin")
@@ -140,7 +141,7 @@ func TestUsersUseCases(t *testing.T) {
 
 func TestTheLastEnabledAdminIsProtected(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
-		ctx := context.Background()
+		ctx := apitest.Admin()
 		app, _, _ := newUsersApp(t, databaseURL)
 		admin, _ := app.UserByName(ctx, "admin")
 		for name, err := range map[string]error{
@@ -178,7 +179,7 @@ func TestTheLastEnabledAdminIsProtected(t *testing.T) {
 // Two admins demoting each other at the same time: one of them must stay.
 func TestConcurrentDemotionsLeaveAnAdmin(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
-		ctx := context.Background()
+		ctx := apitest.Admin()
 		app, _, _ := newUsersApp(t, databaseURL)
 		for round := 0; round < 5; round++ {
 			page, _ := app.Users(ctx, ports.ListQuery{Limit: 100, Filters: []ports.Filter{
@@ -223,7 +224,7 @@ func TestConcurrentDemotionsLeaveAnAdmin(t *testing.T) {
 // key: the way back in when every admin was locked out by mistake.
 func TestTheConfiguredUserIsAnAdmin(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
-		ctx := context.Background()
+		ctx := apitest.Admin()
 		app, _, _ := newUsersApp(t, databaseURL)
 		id, _, _ := app.CreateUser(ctx, "ops", user.Admin)
 		admin, _ := app.UserByName(ctx, "admin")
@@ -246,7 +247,7 @@ func TestTheConfiguredUserIsAnAdmin(t *testing.T) {
 // stale nonce, a forged nonce.
 func TestDigestUseCase(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
-		ctx := context.Background()
+		ctx := apitest.Admin()
 		app, _, clock := newUsersApp(t, databaseURL)
 		_, key, _ := app.CreateUser(ctx, "shop", user.Reader)
 		nonce, err := app.DigestNonce(ctx)

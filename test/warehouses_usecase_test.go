@@ -1,7 +1,6 @@
 package test
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -20,7 +19,7 @@ func TestWarehouseUseCases(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
 		app := apitest.New(t, databaseURL).App
-		ctx := context.Background()
+		ctx := apitest.Admin()
 		var main, second int64
 
 		t.Run("the first warehouse becomes default and default return warehouse", func(t *testing.T) {
@@ -249,7 +248,7 @@ func TestWarehouseUseCases(t *testing.T) {
 
 func ucCreate(t *testing.T, app *application.App, d warehouse.Details) int64 {
 	t.Helper()
-	id, err := app.CreateWarehouse(context.Background(), d)
+	id, err := app.CreateWarehouse(apitest.Admin(), d)
 	if err != nil {
 		t.Fatalf("create warehouse %q: %v", d.Code, err)
 	}
@@ -258,7 +257,7 @@ func ucCreate(t *testing.T, app *application.App, d warehouse.Details) int64 {
 
 func ucWarehouse(t *testing.T, app *application.App, id int64) *warehouse.Warehouse {
 	t.Helper()
-	w, err := app.Warehouse(context.Background(), id)
+	w, err := app.Warehouse(apitest.Admin(), id)
 	if err != nil {
 		t.Fatalf("warehouse %d: %v", id, err)
 	}
@@ -267,7 +266,7 @@ func ucWarehouse(t *testing.T, app *application.App, id int64) *warehouse.Wareho
 
 func ucBin(t *testing.T, app *application.App, id int64) *warehouse.BinLocation {
 	t.Helper()
-	v, err := app.BinLocation(context.Background(), id)
+	v, err := app.BinLocation(apitest.Admin(), id)
 	if err != nil {
 		t.Fatalf("bin location %d: %v", id, err)
 	}
@@ -276,7 +275,7 @@ func ucBin(t *testing.T, app *application.App, id int64) *warehouse.BinLocation 
 
 func ucWarehouseCount(t *testing.T, app *application.App) int {
 	t.Helper()
-	p, err := app.Warehouses(context.Background(), ports.ListQuery{Limit: 1})
+	p, err := app.Warehouses(apitest.Admin(), ports.ListQuery{Limit: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +289,7 @@ func ucFlags(t *testing.T, app *application.App, id int64, isDefault, isDefaultR
 	if w.IsDefault() != isDefault || w.IsDefaultReturn() != isDefaultReturn {
 		t.Errorf("warehouse %d: default %v, default return %v; want %v, %v", id, w.IsDefault(), w.IsDefaultReturn(), isDefault, isDefaultReturn)
 	}
-	p, err := app.Warehouses(context.Background(), ports.ListQuery{Limit: 1000})
+	p, err := app.Warehouses(apitest.Admin(), ports.ListQuery{Limit: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -126,7 +126,7 @@ func whDispatcher(env *apitest.Env, allowPrivate bool) *application.WebhookDispa
 
 func whDispatch(t testing.TB, d *application.WebhookDispatcher) application.DispatchReport {
 	t.Helper()
-	r, err := d.DispatchOnce(context.Background())
+	r, err := d.DispatchOnce(apitest.Admin())
 	if err != nil {
 		t.Fatalf("dispatch: %v", err)
 	}
@@ -259,7 +259,7 @@ func TestWebhookDeliveries(t *testing.T) {
 			t.Errorf("pending deliveries, latest first: %v", pending)
 		}
 		ohError(t, env.Do(t, http.MethodGet, fmt.Sprintf("/api/webhooks/%d/deliveries?filter[0][property]=delivery.url", id), nil), http.StatusBadRequest, "delivery.status")
-		if st, err := env.App.WebhookQueueStats(context.Background()); err != nil || st.Pending != 2 || st.OldestAge <= 0 || st.OldestAge > time.Minute {
+		if st, err := env.App.WebhookQueueStats(apitest.Admin()); err != nil || st.Pending != 2 || st.OldestAge <= 0 || st.OldestAge > time.Minute {
 			t.Errorf("queue stats %+v %v, want 2 pending", st, err)
 		}
 		var order []string
@@ -446,7 +446,7 @@ func TestWebhookDispatchersOnSeveralInstancesMakeEachAttemptOnce(t *testing.T) {
 	rc := startReceiver(t)
 	_, secret := whCreate(t, f.env, map[string]any{"url": rc.srv.URL, "events": []string{"stock.changed"}})
 	rc.set(secret, 0)
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(apitest.Admin())
 	var wg sync.WaitGroup
 	for _, env := range []*apitest.Env{f.env, second, f.env, second} {
 		d := whDispatcher(env, true)

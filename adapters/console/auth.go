@@ -13,8 +13,8 @@ import (
 	"strings"
 
 	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/session"
-	"github.com/shopstock/inventory/domain/user"
 )
 
 const (
@@ -28,10 +28,22 @@ const (
 
 type userKey struct{}
 
-// The roles of section U: a reader sees, an operator acts, an admin also
-// manages webhooks.
-func canAct(u *application.ConsoleUser) bool  { return u.Role.Covers(user.Operator) }
-func isAdmin(u *application.ConsoleUser) bool { return u.Role.Covers(user.Admin) }
+// may asks the permission table whether u may do a, as the use cases will.
+func may(u *application.ConsoleUser, a access.Action) bool { return access.Allows(u.Role, a) }
+
+// formActions are what the console's forms do beside signing out.
+var formActions = []access.Action{access.WriteStock, access.ShipOrders, access.ManageOrders, access.ManageWarehouses}
+
+// canAct tells whether u may do everything the console's forms do, which
+// decides whether its pages offer them.
+func canAct(u *application.ConsoleUser) bool {
+	for _, a := range formActions {
+		if !may(u, a) {
+			return false
+		}
+	}
+	return true
+}
 
 // errForbidden is a post the signed-in user may not make, or one without
 // the form's token.
@@ -78,26 +90,36 @@ func (h *Handler) page(pattern string, fn func(w http.ResponseWriter, r *http.Re
 			http.Redirect(w, r, "/console/signin?next="+url.QueryEscape(next), http.StatusSeeOther)
 			return
 		}
-		r = r.WithContext(context.WithValue(r.Context(), userKey{}, u))
+		r = r.WithContext(signedIn(r.Context(), u))
 		if err := fn(w, r, u); err != nil {
 			h.fail(w, r, err)
 		}
 	})
 }
 
-// Who may post a form.
-type role int
+// signedIn makes u the user of the page and the caller of the use cases.
+func signedIn(ctx context.Context, u *application.ConsoleUser) context.Context {
+	ctx = context.WithValue(ctx, userKey{}, u)
+	return application.WithPrincipal(ctx, application.Principal{Name: u.Name, Role: u.Role})
+}
 
-const (
-	anyone   role = iota // every signed-in user (signing out)
-	operator             // operators and admins
-	admin
-)
+// action registers a form post that does need: it needs a session, the
+// session's CSRF token and a role that the permission table lets do need,
+// or it is refused with 403 before anything runs.
+func (h *Handler) action(pattern string, need access.Action, fn func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error) {
+	h.form(pattern, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+		if !may(u, need) {
+			forbidden(w, "your role ("+string(u.Role)+") may not "+string(need))
+			return nil
+		}
+		return fn(w, r, u)
+	})
+}
 
-// action registers a form post: it needs a session, the session's CSRF
-// token and a role that may act, or it is refused with 403 before anything
-// runs.
-func (h *Handler) action(pattern string, need role, fn func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error) {
+// form registers a form post that any signed-in user may make (signing
+// out): it needs a session and the session's CSRF token, or it is refused
+// with 403 before anything runs.
+func (h *Handler) form(pattern string, fn func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error) {
 	h.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
 		u, err := h.user(w, r)
@@ -122,11 +144,7 @@ func (h *Handler) action(pattern string, need role, fn func(w http.ResponseWrite
 			forbidden(w, "the form carries no valid security token; reload the page and try again")
 			return
 		}
-		if (need >= operator && !canAct(u)) || (need == admin && !isAdmin(u)) {
-			forbidden(w, "your role ("+string(u.Role)+") may not do this")
-			return
-		}
-		r = r.WithContext(context.WithValue(r.Context(), userKey{}, u))
+		r = r.WithContext(signedIn(r.Context(), u))
 		if err := fn(w, r, u); err != nil {
 			h.fail(w, r, err)
 		}
@@ -192,7 +210,7 @@ func (h *Handler) authRoutes() {
 		http.SetCookie(w, h.cookie(r, signInCookie, "", -1))
 		http.Redirect(w, r, safeNext(d.Next), http.StatusSeeOther)
 	})
-	h.action("POST /console/signout", anyone, func(w http.ResponseWriter, r *http.Request, _ *application.ConsoleUser) error {
+	h.form("POST /console/signout", func(w http.ResponseWriter, r *http.Request, _ *application.ConsoleUser) error {
 		if c, err := r.Cookie(sessionCookie); err == nil {
 			if err := h.app.SignOut(r.Context(), c.Value); err != nil {
 				return err

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/domain/warehouse"
 	"github.com/shopstock/inventory/ports"
@@ -32,7 +33,7 @@ func (h *Handler) binRoutes() {
 	})
 	// Counting a bin sets every product on it (and one more, when named)
 	// to what was counted, in one batch.
-	h.action("POST /console/bins/{id}/count", operator, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	h.action("POST /console/bins/{id}/count", access.WriteStock, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
 		id, err := pathID(r, "id", "bin location")
 		if err != nil {
 			return err

@@ -20,6 +20,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/limit"
 )
@@ -190,11 +191,13 @@ type view struct {
 	Data  any
 }
 
-// CanAct tells whether the signed-in user may change anything.
+// CanAct tells whether the pages offer their forms to the signed-in user:
+// whether the permission table lets the user do what they do.
 func (v view) CanAct() bool { return v.User != nil && canAct(v.User) }
 
-// IsAdmin tells whether the signed-in user is an admin.
-func (v view) IsAdmin() bool { return v.User != nil && isAdmin(v.User) }
+// IsAdmin tells whether the signed-in user may manage webhooks, the part
+// of the console that the permission table keeps for admins.
+func (v view) IsAdmin() bool { return v.User != nil && may(v.User, access.ManageWebhooks) }
 
 func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, name string, v view) {
 	t, ok := h.pages[name]
@@ -224,6 +227,10 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, nam
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	status, msg := http.StatusInternalServerError, "Something went wrong on our side. The log has the details."
 	switch errs.KindOf(err) {
+	case errs.Forbidden:
+		// The use case's own check, should a page get past the adapter's.
+		forbidden(w, strings.TrimPrefix(messageOf(err), "forbidden: "))
+		return
 	case errs.NotFound:
 		status, msg = http.StatusNotFound, messageOf(err)
 	case errs.Invalid, errs.Conflict:

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/catalog"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/order"
@@ -79,7 +80,7 @@ func (h *Handler) orderRoutes() {
 	})
 	// Shipping a whole order is idempotent by nature: an order with nothing
 	// left to ship is left alone.
-	h.action("POST /console/orders/{id}/ship", operator, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	h.action("POST /console/orders/{id}/ship", access.ShipOrders, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
 		id, err := pathID(r, "id", "order")
 		if err != nil {
 			return err
@@ -100,7 +101,7 @@ func (h *Handler) orderRoutes() {
 		h.redirect(w, r, fmt.Sprintf("/console/orders/%d", id), "The order is shipped.")
 		return nil
 	})
-	h.action("POST /console/orders/{id}/positions/{detail}/ship", operator, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	h.action("POST /console/orders/{id}/positions/{detail}/ship", access.ShipOrders, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
 		id, err := pathID(r, "id", "order")
 		if err != nil {
 			return err

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/catalog"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/order"
@@ -28,7 +29,7 @@ type pickingData struct {
 func (h *Handler) pickingRoutes() {
 	// Reserving is idempotent by nature: it reserves only what the
 	// positions still need.
-	h.action("POST /console/orders/{id}/picking", operator, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	h.action("POST /console/orders/{id}/picking", access.ManageOrders, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
 		id, err := pathID(r, "id", "order")
 		if err != nil {
 			return err
@@ -49,7 +50,7 @@ func (h *Handler) pickingRoutes() {
 		h.redirect(w, r, fmt.Sprintf("/console/orders/%d/picking", id), "The picking list is reserved.")
 		return nil
 	})
-	h.action("POST /console/orders/{id}/picking/release", operator, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	h.action("POST /console/orders/{id}/picking/release", access.ManageOrders, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
 		id, err := pathID(r, "id", "order")
 		if err != nil {
 			return err
@@ -85,7 +86,7 @@ func (h *Handler) pickingRoutes() {
 		h.render(w, r, http.StatusOK, "picking", view{Title: "Picking list " + o.Number(), Nav: "orders", User: u, Data: d})
 		return nil
 	})
-	h.action("POST /console/orders/{id}/returns", operator, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	h.action("POST /console/orders/{id}/returns", access.ManageOrders, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
 		id, err := pathID(r, "id", "order")
 		if err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/catalog"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/limit"
@@ -71,7 +72,7 @@ func (h *Handler) productRoutes() {
 		q := f.quantity("quantity", false)
 		return stock.Set{ArticleDetailID: id, At: at, Quantity: q}, fmt.Sprintf("Counted %d.", q)
 	})
-	h.action("POST /console/products/{id}/default", operator, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	h.action("POST /console/products/{id}/default", access.WriteStock, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
 		id, err := pathID(r, "id", "product")
 		if err != nil {
 			return err
@@ -148,7 +149,7 @@ func (h *Handler) binByCode(r *http.Request, f *form, warehouseField, binField s
 // their fields (where: the fields of the operation's properties besides
 // its quantity).
 func (h *Handler) productAction(name, endpoint string, where fields, build func(f *form, id int64) (stock.Operation, string)) {
-	h.action("POST /console/products/{id}/"+name, operator, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	h.action("POST /console/products/{id}/"+name, access.WriteStock, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
 		id, err := pathID(r, "id", "product")
 		if err != nil {
 			return err

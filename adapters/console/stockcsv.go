@@ -10,6 +10,7 @@ import (
 
 	"github.com/shopstock/inventory/adapters/stockcsv"
 	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/warehouse"
 	"github.com/shopstock/inventory/ports"
@@ -81,7 +82,7 @@ func (h *Handler) csvRoutes() {
 		}
 		return cw.Flush()
 	})
-	h.action("POST /console/stock/preview", operator, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	h.action("POST /console/stock/preview", access.WriteStock, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
 		f := postedForm(r)
 		mode := application.ImportMode(f.Val("mode"))
 		if mode != application.ImportSet && mode != application.ImportChange {
@@ -127,7 +128,7 @@ func (h *Handler) csvRoutes() {
 		pv.Shown = len(pv.Lines)
 		return h.csvPage(w, r, u, http.StatusOK, csvData{Form: f, Preview: pv})
 	})
-	h.action("POST /console/stock/import", operator, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	h.action("POST /console/stock/import", access.WriteStock, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
 		f := postedForm(r)
 		mode := application.ImportMode(f.Val("mode"))
 		body := []byte(r.PostFormValue("csv")) // untrimmed: the file as uploaded

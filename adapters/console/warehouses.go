@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/warehouse"
 	"github.com/shopstock/inventory/ports"
@@ -42,7 +43,7 @@ func (h *Handler) warehouseRoutes() {
 		return h.warehousePage(w, r, u, id, http.StatusOK, nil)
 	})
 	// Generating is idempotent by nature: it adds the codes still missing.
-	h.action("POST /console/warehouses/{id}/generate", operator, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	h.action("POST /console/warehouses/{id}/generate", access.ManageWarehouses, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
 		id, err := pathID(r, "id", "warehouse")
 		if err != nil {
 			return err

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/limit"
 	"github.com/shopstock/inventory/domain/webhook"
 	"github.com/shopstock/inventory/ports"
@@ -20,8 +21,8 @@ type webhookData struct {
 	Total       int
 }
 
-// forbiddenPage answers a page the user's role may not see, as the API's
-// role table does (webhooks are for admins, section U).
+// forbiddenPage answers a page the user's role may not see: the permission
+// table keeps webhooks for admins.
 func forbiddenPage(w http.ResponseWriter, u *application.ConsoleUser) error {
 	forbidden(w, "webhooks are for admins; your role is "+string(u.Role))
 	return nil
@@ -29,7 +30,7 @@ func forbiddenPage(w http.ResponseWriter, u *application.ConsoleUser) error {
 
 func (h *Handler) webhookRoutes() {
 	h.page("GET /console/webhooks", func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
-		if !isAdmin(u) {
+		if !may(u, access.ManageWebhooks) {
 			return forbiddenPage(w, u)
 		}
 		p, err := h.app.Webhooks(r.Context(), ports.ListQuery{Limit: limit.DefaultListLimit, Sorts: []ports.Sort{{Property: "webhook.id"}}})
@@ -40,7 +41,7 @@ func (h *Handler) webhookRoutes() {
 		return nil
 	})
 	h.page("GET /console/webhooks/{id}", func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
-		if !isAdmin(u) {
+		if !may(u, access.ManageWebhooks) {
 			return forbiddenPage(w, u)
 		}
 		id, err := pathID(r, "id", "webhook")

@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/user"
 )
 
@@ -36,8 +37,10 @@ func infoOf(ctx context.Context) *requestInfo {
 // principalOf is the authenticated caller of the request; nil before
 // authentication.
 func principalOf(ctx context.Context) *application.Principal {
-	p, _ := ctx.Value(principalKey).(*application.Principal)
-	return p
+	if p, ok := application.PrincipalFrom(ctx); ok {
+		return &p
+	}
+	return nil
 }
 
 // authenticate checks the credentials of the request, Basic or Digest, and
@@ -98,7 +101,8 @@ func (h *Handler) authenticate(r *http.Request) (*http.Request, error) {
 	if info := infoOf(r.Context()); info != nil {
 		info.user = p.Name
 	}
-	ctx := context.WithValue(r.Context(), principalKey, p)
+	// The use cases find their caller in the context.
+	ctx := application.WithPrincipal(r.Context(), *p)
 	ctx = context.WithValue(ctx, userKey, p.Name)
 	return r.WithContext(ctx), nil
 }
@@ -187,12 +191,15 @@ func (h *Handler) challenge(w http.ResponseWriter, r *http.Request, stale bool) 
 	}
 }
 
-// authorize lets the principal of r call a route that needs role need.
-func authorize(r *http.Request, need user.Role) error {
+// authorize lets the principal of r do what the route does, as the
+// permission table has it. It runs before the handler reads the body, so
+// that a caller who may not do the action costs no parsing.
+func authorize(r *http.Request, action access.Action) error {
 	p := principalOf(r.Context())
-	if p != nil && p.Role.Covers(need) {
+	if p != nil && access.Allows(p.Role, action) {
 		return nil
 	}
+	need, _ := access.LeastRole(action)
 	who := "nobody"
 	if p != nil {
 		who = fmt.Sprintf("user %q is a %s", p.Name, p.Role)

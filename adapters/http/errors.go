@@ -18,6 +18,7 @@ var statusOf = map[errs.Kind]int{
 	errs.Conflict:    http.StatusConflict,
 	errs.Unavailable: http.StatusServiceUnavailable,
 	errs.Gone:        http.StatusGone,
+	errs.Forbidden:   http.StatusForbidden,
 	errs.Internal:    http.StatusInternalServerError,
 }
 

@@ -66,8 +66,8 @@ type Handler struct {
 	requests  *prometheus.CounterVec
 	durations *prometheus.HistogramVec
 	attempts  *attemptLimiter
-	// unroled lists routes registered without an entry in routeRoles.
-	unroled  []string
+	// unlisted lists routes registered without an entry in routeActions.
+	unlisted []string
 	inFlight chan struct{}
 }
 
@@ -105,8 +105,8 @@ func NewHandler(app *application.App, log *zap.Logger, cfg Config, ready Readine
 	h.mux.HandleFunc("GET /api/docs", serveAPIDocs)
 	h.mux.HandleFunc("GET /api/docs/redoc.standalone.js", serveRedocBundle)
 	h.routes()
-	if len(h.unroled) > 0 {
-		return nil, fmt.Errorf("routes without an entry in routeRoles (adapters/http/roles.go): %s", strings.Join(h.unroled, ", "))
+	if len(h.unlisted) > 0 {
+		return nil, fmt.Errorf("routes without an entry in routeActions (adapters/http/roles.go): %s", strings.Join(h.unlisted, ", "))
 	}
 	return h, nil
 }
@@ -126,17 +126,17 @@ func (h *Handler) routes() {
 }
 
 // api registers an authenticated route whose handler reports failures as
-// errors, so that every error goes through writeError. The role the route
-// needs comes from routeRoles, the one table of who may do what.
+// errors, so that every error goes through writeError. What the route does
+// comes from routeActions; who may do it, from the permission table.
 func (h *Handler) api(pattern string, fn func(w http.ResponseWriter, r *http.Request) error) {
-	need, known := routeRoles[pattern]
+	action, known := routeActions[pattern]
 	if !known {
-		h.unroled = append(h.unroled, pattern)
+		h.unlisted = append(h.unlisted, pattern)
 	}
 	h.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		r, err := h.authenticate(r)
 		if err == nil {
-			err = authorize(r, need)
+			err = authorize(r, action)
 		}
 		if err == nil {
 			err = checkRequest(r)
@@ -176,7 +176,6 @@ type ctxKey int
 const (
 	requestIDKey ctxKey = iota
 	userKey
-	principalKey
 	requestInfoKey
 )
 

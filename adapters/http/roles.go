@@ -1,63 +1,67 @@
 package http
 
-import "github.com/shopstock/inventory/domain/user"
+import (
+	"github.com/shopstock/inventory/domain/access"
+)
 
-// routeRoles is the one place that decides who may call what: the least
-// role each authenticated route needs. Section U of extensions.md: /api/users
-// and /api/webhooks are for admins in every method; beyond them a reader may
-// every GET and an operator everything. NewHandler refuses to start with a
-// route that has no entry, and TestRouteRolesFollowSectionU checks every
-// entry against that rule, so a new route is one line here.
-var routeRoles = map[string]user.Role{
-	"GET /api/warehouses":                                         user.Reader,
-	"POST /api/warehouses":                                        user.Operator,
-	"GET /api/warehouses/{id}":                                    user.Reader,
-	"PUT /api/warehouses/{id}":                                    user.Operator,
-	"DELETE /api/warehouses/{id}":                                 user.Operator,
-	"PUT /api/warehouses/{id}/default":                            user.Operator,
-	"PUT /api/warehouses/{id}/defaultReturnShipment":              user.Operator,
-	"POST /api/warehouses/{id}/binLocations/generate":             user.Operator,
-	"GET /api/binLocations":                                       user.Reader,
-	"POST /api/binLocations":                                      user.Operator,
-	"GET /api/binLocations/{id}":                                  user.Reader,
-	"PUT /api/binLocations/{id}":                                  user.Operator,
-	"DELETE /api/binLocations/{id}":                               user.Operator,
-	"PUT /api/binLocations/{id}/articleDetails/{articleDetailId}": user.Operator,
-	"PUT /api/stock/set/{idempotencyKey}":                         user.Operator,
-	"PUT /api/stock/change/{idempotencyKey}":                      user.Operator,
-	"PUT /api/stock/relocate/{idempotencyKey}":                    user.Operator,
-	"PUT /api/orderDetails/ship/{idempotencyKey}":                 user.Operator,
-	"GET /api/stockLedgerEntries":                                 user.Reader,
-	"GET /api/articleDetails":                                     user.Reader,
-	"POST /api/articleDetails":                                    user.Operator,
-	"GET /api/articleDetails/{id}":                                user.Reader,
-	"PUT /api/articleDetails/{id}":                                user.Operator,
-	"DELETE /api/articleDetails/{id}":                             user.Operator,
-	"GET /api/orders":                                             user.Reader,
-	"POST /api/orders":                                            user.Operator,
-	"GET /api/orders/{id}":                                        user.Reader,
-	"PUT /api/orders/{id}/ship":                                   user.Operator,
-	"GET /api/stock.csv":                                          user.Reader,
-	"PUT /api/stock/import/{mode}/{idempotencyKey}":               user.Operator,
-	"GET /api/events":                                             user.Reader,
-	"GET /api/webhooks":                                           user.Admin,
-	"POST /api/webhooks":                                          user.Admin,
-	"GET /api/webhooks/{id}":                                      user.Admin,
-	"PUT /api/webhooks/{id}":                                      user.Admin,
-	"DELETE /api/webhooks/{id}":                                   user.Admin,
-	"POST /api/webhooks/{id}/rotateSecret":                        user.Admin,
-	"GET /api/webhooks/{id}/deliveries":                           user.Admin,
-	"PUT /api/orders/{id}":                                        user.Operator,
-	"GET /api/orders/{id}/pickingList":                            user.Reader,
-	"POST /api/orders/{id}/pickingList":                           user.Operator,
-	"DELETE /api/orders/{id}/pickingList":                         user.Operator,
-	"POST /api/orders/{id}/returns":                               user.Operator,
-	"GET /api/returns":                                            user.Reader,
-	"GET /api/returns/{id}":                                       user.Reader,
-	"GET /api/users":                                              user.Admin,
-	"POST /api/users":                                             user.Admin,
-	"GET /api/users/{id}":                                         user.Admin,
-	"PUT /api/users/{id}":                                         user.Admin,
-	"DELETE /api/users/{id}":                                      user.Admin,
-	"POST /api/users/{id}/rotateKey":                              user.Admin,
+// routeActions names the action of the permission table (domain/access)
+// that each authenticated route does; the table, not this adapter, decides
+// which roles may do it. The route's middleware asks it before the handler
+// reads the request, so that a caller who may not do the action costs no
+// parsing of a large body; the use case asks it again. NewHandler refuses
+// to start with a route that has no entry, and TestRouteActionsFollowSectionU
+// checks the role every entry comes to against section U's wording, so a new
+// route is one line here.
+var routeActions = map[string]access.Action{
+	"GET /api/warehouses":                                         access.ReadStock,
+	"POST /api/warehouses":                                        access.ManageWarehouses,
+	"GET /api/warehouses/{id}":                                    access.ReadStock,
+	"PUT /api/warehouses/{id}":                                    access.ManageWarehouses,
+	"DELETE /api/warehouses/{id}":                                 access.ManageWarehouses,
+	"PUT /api/warehouses/{id}/default":                            access.ManageWarehouses,
+	"PUT /api/warehouses/{id}/defaultReturnShipment":              access.ManageWarehouses,
+	"POST /api/warehouses/{id}/binLocations/generate":             access.ManageWarehouses,
+	"GET /api/binLocations":                                       access.ReadStock,
+	"POST /api/binLocations":                                      access.ManageWarehouses,
+	"GET /api/binLocations/{id}":                                  access.ReadStock,
+	"PUT /api/binLocations/{id}":                                  access.ManageWarehouses,
+	"DELETE /api/binLocations/{id}":                               access.ManageWarehouses,
+	"PUT /api/binLocations/{id}/articleDetails/{articleDetailId}": access.WriteStock,
+	"PUT /api/stock/set/{idempotencyKey}":                         access.WriteStock,
+	"PUT /api/stock/change/{idempotencyKey}":                      access.WriteStock,
+	"PUT /api/stock/relocate/{idempotencyKey}":                    access.WriteStock,
+	"PUT /api/orderDetails/ship/{idempotencyKey}":                 access.ShipOrders,
+	"GET /api/stockLedgerEntries":                                 access.ReadStock,
+	"GET /api/articleDetails":                                     access.ReadStock,
+	"POST /api/articleDetails":                                    access.ManageArticles,
+	"GET /api/articleDetails/{id}":                                access.ReadStock,
+	"PUT /api/articleDetails/{id}":                                access.ManageArticles,
+	"DELETE /api/articleDetails/{id}":                             access.ManageArticles,
+	"GET /api/orders":                                             access.ReadOrders,
+	"POST /api/orders":                                            access.ManageOrders,
+	"GET /api/orders/{id}":                                        access.ReadOrders,
+	"PUT /api/orders/{id}/ship":                                   access.ShipOrders,
+	"GET /api/stock.csv":                                          access.ReadStock,
+	"PUT /api/stock/import/{mode}/{idempotencyKey}":               access.WriteStock,
+	"GET /api/events":                                             access.ReadEvents,
+	"GET /api/webhooks":                                           access.ManageWebhooks,
+	"POST /api/webhooks":                                          access.ManageWebhooks,
+	"GET /api/webhooks/{id}":                                      access.ManageWebhooks,
+	"PUT /api/webhooks/{id}":                                      access.ManageWebhooks,
+	"DELETE /api/webhooks/{id}":                                   access.ManageWebhooks,
+	"POST /api/webhooks/{id}/rotateSecret":                        access.ManageWebhooks,
+	"GET /api/webhooks/{id}/deliveries":                           access.ManageWebhooks,
+	"PUT /api/orders/{id}":                                        access.ManageOrders,
+	"GET /api/orders/{id}/pickingList":                            access.ReadOrders,
+	"POST /api/orders/{id}/pickingList":                           access.ManageOrders,
+	"DELETE /api/orders/{id}/pickingList":                         access.ManageOrders,
+	"POST /api/orders/{id}/returns":                               access.ManageOrders,
+	"GET /api/returns":                                            access.ReadOrders,
+	"GET /api/returns/{id}":                                       access.ReadOrders,
+	"GET /api/users":                                              access.ManageUsers,
+	"POST /api/users":                                             access.ManageUsers,
+	"GET /api/users/{id}":                                         access.ManageUsers,
+	"PUT /api/users/{id}":                                         access.ManageUsers,
+	"DELETE /api/users/{id}":                                      access.ManageUsers,
+	"POST /api/users/{id}/rotateKey":                              access.ManageUsers,
 }

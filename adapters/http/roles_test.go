@@ -1,12 +1,16 @@
 package http
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 
+	"github.com/shopstock/inventory/domain/access"
+	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/user"
 )
 
@@ -26,33 +30,50 @@ func sectionU(pattern string) user.Role {
 	return user.Operator
 }
 
-func TestRouteRolesFollowSectionU(t *testing.T) {
-	for pattern, role := range routeRoles {
-		if want := sectionU(pattern); role != want {
-			t.Errorf("%s needs %s in routeRoles, section U says %s", pattern, role, want)
+// Each route's action comes, through the permission table, to the role
+// section U gives the route.
+func TestRouteActionsFollowSectionU(t *testing.T) {
+	for pattern, action := range routeActions {
+		role, ok := access.LeastRole(action)
+		if want := sectionU(pattern); !ok || role != want {
+			t.Errorf("%s does %q, which needs %q, section U says %s", pattern, action, role, want)
 		}
 	}
 }
 
 // Every entry names a registered route, and NewHandler refuses a route
 // without one.
-func TestEveryRouteHasARoleAndEveryRoleARoute(t *testing.T) {
+func TestEveryRouteHasAnActionAndEveryActionARoute(t *testing.T) {
 	h, err := NewHandler(nil, zap.NewNop(), Config{}, nil, prometheus.NewRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
 	registered := map[string]bool{}
-	for pattern := range routeRoles {
+	for pattern := range routeActions {
 		method, path, _ := strings.Cut(pattern, " ")
 		probe := strings.NewReplacer("{id}", "1", "{articleDetailId}", "1", "{idempotencyKey}", "k").Replace(path)
 		req := newRequest(method, probe)
 		if _, got := h.mux.Handler(req); got != pattern {
-			t.Errorf("routeRoles has %s, but %s %s goes to %q", pattern, method, probe, got)
+			t.Errorf("routeActions has %s, but %s %s goes to %q", pattern, method, probe, got)
 		}
 		registered[pattern] = true
 	}
 	h.api("PATCH /api/somethingNew", nil)
-	if len(h.unroled) != 1 || h.unroled[0] != "PATCH /api/somethingNew" {
-		t.Fatalf("a route without a role is noticed: %v", h.unroled)
+	if len(h.unlisted) != 1 || h.unlisted[0] != "PATCH /api/somethingNew" {
+		t.Fatalf("a route without an action is noticed: %v", h.unlisted)
+	}
+}
+
+// A use case's refusal is a 403 in the same body as the route's own check.
+func TestAUseCaseThatRefusesIsA403(t *testing.T) {
+	h, err := NewHandler(nil, zap.NewNop(), Config{}, nil, prometheus.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := httptest.NewRecorder()
+	h.writeError(w, newRequest("GET", "/api/events"), errs.Forbiddenf("forbidden: user %q is a reader, and to manage users needs the admin role", "x"))
+	want := `{"success":false,"message":"forbidden: user \"x\" is a reader, and to manage users needs the admin role"}`
+	if got := strings.TrimSpace(w.Body.String()); w.Code != http.StatusForbidden || got != want {
+		t.Errorf("%d %s, want 403 %s", w.Code, got, want)
 	}
 }

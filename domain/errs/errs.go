@@ -25,6 +25,9 @@ const (
 	// Gone means what was asked for existed but has been removed for good
 	// (events past their retention).
 	Gone
+	// Forbidden means the caller is known but its role may not do what it
+	// asked (section U), or no caller is known at all.
+	Forbidden
 )
 
 func (k Kind) String() string {
@@ -39,6 +42,8 @@ func (k Kind) String() string {
 		return "unavailable"
 	case Gone:
 		return "gone"
+	case Forbidden:
+		return "forbidden"
 	default:
 		return "internal"
 	}
@@ -158,6 +163,9 @@ func NotFoundf(format string, args ...any) *Error { return E(NotFound, format, a
 
 // Conflictf is a Conflict error with a formatted message.
 func Conflictf(format string, args ...any) *Error { return E(Conflict, format, args...) }
+
+// Forbiddenf is a Forbidden error with a formatted message.
+func Forbiddenf(format string, args ...any) *Error { return E(Forbidden, format, args...) }
 
 // InvalidFields is a validation failure naming each offending property.
 func InvalidFields(fields ...FieldError) *Error {

@@ -30,6 +30,7 @@ import (
 	"github.com/shopstock/inventory/adapters/bunstore"
 	httpapi "github.com/shopstock/inventory/adapters/http"
 	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/user"
 )
 
 // User and Key are the credentials of the API user every Env has.
@@ -80,7 +81,7 @@ func NewWithConfig(t *testing.T, databaseURL string, cfg httpapi.Config) *Env {
 		t.Fatalf("apitest: migrate: %v", err)
 	}
 	app := application.New(db, utcClock{})
-	if _, err := app.EnsureAPIUser(ctx, User, Key); err != nil {
+	if _, err := app.EnsureAPIUser(application.WithPrincipal(ctx, application.System), User, Key); err != nil {
 		t.Fatalf("apitest: ensure API user: %v", err)
 	}
 	// Warnings and errors only: the access log of every request would drown
@@ -94,6 +95,17 @@ func NewWithConfig(t *testing.T, databaseURL string, cfg httpapi.Config) *Env {
 	t.Cleanup(srv.Close) // runs before the database is closed
 	return &Env{App: app, DB: db, URL: srv.URL, client: srv.Client()}
 }
+
+// As makes the user name, in role, the caller of the use cases that ctx is
+// passed to, as a request of that user would.
+func As(ctx context.Context, name string, role user.Role) context.Context {
+	return application.WithPrincipal(ctx, application.Principal{Name: name, Role: role})
+}
+
+// Admin is a background context whose caller is the API user every Env
+// has, an admin: for tests that drive the use cases directly and are not
+// about who may.
+func Admin() context.Context { return As(context.Background(), User, user.Admin) }
 
 // Response is a complete HTTP response.
 type Response struct {

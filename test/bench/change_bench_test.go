@@ -2,7 +2,6 @@ package bench_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -18,6 +17,7 @@ import (
 	"github.com/shopstock/inventory/adapters/bunstore"
 	httpapi "github.com/shopstock/inventory/adapters/http"
 	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/test/apitest"
 	"github.com/shopstock/inventory/test/bench"
 	"github.com/shopstock/inventory/test/testdb"
 )
@@ -60,7 +60,7 @@ func BenchmarkChangeBatch(b *testing.B) {
 
 // benchServer opens a fresh database, seeds it when asked, and serves the API on it.
 func benchServer(b *testing.B, url string, seed bool, opts ...application.Option) (string, *bunstore.DB) {
-	ctx := context.Background()
+	ctx := apitest.Admin()
 	db, err := bunstore.Open(url)
 	if err != nil {
 		b.Fatal(err)

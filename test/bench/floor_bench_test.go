@@ -1,7 +1,6 @@
 package bench_test
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"sync"
@@ -9,6 +8,7 @@ import (
 	"time"
 
 	"github.com/shopstock/inventory/adapters/bunstore"
+	"github.com/shopstock/inventory/test/apitest"
 	"github.com/shopstock/inventory/test/bench"
 	"github.com/shopstock/inventory/test/testdb"
 )
@@ -87,7 +87,7 @@ func alternate(b *testing.B, server string, f floor) (service, floor []time.Dura
 		}
 		pairs[n] = p
 	}
-	ctx := context.Background()
+	ctx := apitest.Admin()
 	timed := func(run func() error) time.Duration {
 		t0 := time.Now()
 		if err := run(); err != nil {
@@ -140,7 +140,7 @@ func alternateThroughput(b *testing.B, server string, f floor) (service, floor f
 			if err != nil {
 				b.Fatal(err)
 			}
-			floorRuns[c] = append(floorRuns[c], func() error { return f.run(context.Background(), fb) })
+			floorRuns[c] = append(floorRuns[c], func() error { return f.run(apitest.Admin(), fb) })
 		}
 	}
 	var serviceTime, floorTime time.Duration
@@ -218,7 +218,7 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // durability names the settings that decide what a commit costs, so a run
 // shows what it measured.
 func durability(b *testing.B, db *bunstore.DB) string {
-	ctx := context.Background()
+	ctx := apitest.Admin()
 	var out string
 	queries := []string{"PRAGMA journal_mode", "PRAGMA synchronous"}
 	if db.Postgres() {

@@ -1,7 +1,6 @@
 package bench_test
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -9,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopstock/inventory/test/apitest"
 	"github.com/shopstock/inventory/test/bench"
 	"github.com/shopstock/inventory/test/testdb"
 )
@@ -29,7 +29,7 @@ func BenchmarkListAtVolume(b *testing.B) {
 			}
 			server, db := benchServer(b, url, true)
 			t0 := time.Now()
-			if err := bench.SeedVolume(context.Background(), db, bench.Default, bench.DefaultVolume); err != nil {
+			if err := bench.SeedVolume(apitest.Admin(), db, bench.Default, bench.DefaultVolume); err != nil {
 				b.Fatal(err)
 			}
 			b.Logf("seeded %+v in %v", bench.DefaultVolume, time.Since(t0).Round(time.Millisecond))
