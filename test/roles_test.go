@@ -35,12 +35,7 @@ func sectionURole(method, path string) user.Role {
 func TestRoleMatrix(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
 		e := newUsersEnv(t, databaseURL)
-		keys := map[user.Role]string{user.Admin: usersAdminKey}
-		names := map[user.Role]string{user.Admin: apitest.User}
-		for _, r := range []user.Role{user.Operator, user.Reader} {
-			names[r] = "matrix-" + string(r)
-			_, keys[r] = e.addUser(names[r], string(r))
-		}
+		names, keys := e.roleUsers("matrix")
 		doc := apitest.Spec(t)
 		paths := doc.Paths.InMatchingOrder()
 		sort.Strings(paths)

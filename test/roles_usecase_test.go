@@ -239,12 +239,7 @@ var useCaseOfRoute = map[string]routeUseCase{
 func TestUseCasesRefuseWhereHTTPSays403(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
 		e := newUsersEnv(t, databaseURL)
-		keys := map[user.Role]string{user.Admin: usersAdminKey}
-		names := map[user.Role]string{user.Admin: apitest.User}
-		for _, r := range []user.Role{user.Operator, user.Reader} {
-			names[r] = "uc-" + string(r)
-			_, keys[r] = e.addUser(names[r], string(r))
-		}
+		names, keys := e.roleUsers("uc")
 		doc := apitest.Spec(t)
 		paths := doc.Paths.InMatchingOrder()
 		sort.Strings(paths)

@@ -19,6 +19,7 @@ import (
 	"github.com/shopstock/inventory/adapters/bunstore"
 	httpapi "github.com/shopstock/inventory/adapters/http"
 	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/user"
 	"github.com/shopstock/inventory/test/apitest"
 )
 
@@ -144,4 +145,16 @@ func usersMessage(t *testing.T, res *apitest.Response) string {
 	t.Helper()
 	m, _ := res.JSON(t)["message"].(string)
 	return m
+}
+
+// roleUsers gives the environment a user of each role, named prefix-role
+// (the admin is apitest's), and returns their names and keys.
+func (e *usersEnv) roleUsers(prefix string) (names, keys map[user.Role]string) {
+	keys = map[user.Role]string{user.Admin: usersAdminKey}
+	names = map[user.Role]string{user.Admin: apitest.User}
+	for _, r := range []user.Role{user.Operator, user.Reader} {
+		names[r] = prefix + "-" + string(r)
+		_, keys[r] = e.addUser(names[r], string(r))
+	}
+	return names, keys
 }

@@ -211,26 +211,29 @@ func TestNewAcceptsAcceptableEdges(t *testing.T) {
 	}
 }
 
+// everyStatus is each status as a shop spells it, with what the domain
+// makes of it ("" is an order pushed without one).
+var everyStatus = []struct {
+	status string
+	want   order.Status
+}{
+	{"", order.StatusOpen},
+	{"Open", order.StatusOpen},
+	{"In process", order.StatusInProcess},
+	{"Ready for delivery", order.StatusReadyForDelivery},
+	{"Partially delivered", order.StatusPartiallyDelivered},
+	{"Completely delivered", order.StatusCompletelyDelivered},
+	{"Completed", order.StatusCompleted},
+	{"Cancelled", order.StatusCancelled},
+	{"Clarification required", order.StatusClarificationRequired},
+}
+
 // An order may be pushed in any status the domain knows, positions as they
 // are: the shop decides where its order stands. The table names every
 // status status.go declares, and what New makes of it.
 func TestNewAcceptsEveryOrderStatus(t *testing.T) {
-	tests := []struct {
-		status string
-		want   order.Status
-	}{
-		{"", order.StatusOpen},
-		{"Open", order.StatusOpen},
-		{"In process", order.StatusInProcess},
-		{"Ready for delivery", order.StatusReadyForDelivery},
-		{"Partially delivered", order.StatusPartiallyDelivered},
-		{"Completely delivered", order.StatusCompletelyDelivered},
-		{"Completed", order.StatusCompleted},
-		{"Cancelled", order.StatusCancelled},
-		{"Clarification required", order.StatusClarificationRequired},
-	}
 	covered := map[order.Status]bool{}
-	for _, tt := range tests {
+	for _, tt := range everyStatus {
 		covered[tt.want] = true
 		p := validOrder()
 		p.Status = tt.status
@@ -289,24 +292,10 @@ func declaredStatuses(t *testing.T) []string {
 }
 
 func TestParseStatus(t *testing.T) {
-	tests := []struct {
-		in   string
-		want order.Status
-	}{
-		{"", order.StatusOpen},
-		{"Open", order.StatusOpen},
-		{"In process", order.StatusInProcess},
-		{"Ready for delivery", order.StatusReadyForDelivery},
-		{"Partially delivered", order.StatusPartiallyDelivered},
-		{"Completely delivered", order.StatusCompletelyDelivered},
-		{"Completed", order.StatusCompleted},
-		{"Cancelled", order.StatusCancelled},
-		{"Clarification required", order.StatusClarificationRequired},
-	}
-	for _, tt := range tests {
-		got, err := order.ParseStatus(tt.in)
+	for _, tt := range everyStatus {
+		got, err := order.ParseStatus(tt.status)
 		if err != nil || got != tt.want {
-			t.Errorf("ParseStatus(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+			t.Errorf("ParseStatus(%q) = %q, %v; want %q", tt.status, got, err, tt.want)
 		}
 	}
 	for _, in := range []string{"open", " Open", "Canceled", "In progress"} {
