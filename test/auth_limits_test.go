@@ -113,7 +113,7 @@ func TestFailedAttemptsLockAClientAddress(t *testing.T) {
 }
 
 // Control characters in Basic credentials are a 401, and never reach the
-// database (bun inlines values; a NUL used to cut the statement).
+// database (bun inlines values, and a NUL would cut the statement).
 func TestControlCharactersInCredentialsAreA401(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
 		e := newUsersEnv(t, databaseURL)

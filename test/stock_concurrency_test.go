@@ -264,7 +264,7 @@ func stockUntil(t *testing.T, what string, cond func() bool) {
 }
 
 // A warehouse deleted while a batch puts stock into it: whichever comes
-// first wins cleanly, the batch never fails as a whole (it used to, with a
+// first wins cleanly, the batch never fails as a whole (not even with a
 // foreign key violation on the unknown bin location).
 func TestStockWarehouseDeletedUnderABatch(t *testing.T) {
 	t.Run("delete first", func(t *testing.T) {
