@@ -98,7 +98,11 @@ func (r trackedStock) Save(ctx context.Context, ws *stock.WorkingSet) error {
 		r.t.touch(id)
 	}
 	// Before saving: storage gives the new mappings their ids.
-	r.t.stockChanges = append(r.t.stockChanges, ws.TotalsChanges()...)
+	changes := ws.TotalsChanges()
+	for _, c := range changes {
+		r.t.touch(c.ArticleDetailID)
+	}
+	r.t.stockChanges = append(r.t.stockChanges, changes...)
 	return r.StockRepository.Save(ctx, ws)
 }
 
