@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/rand"
 
+	"github.com/shopstock/inventory/domain/errs"
+
 	"github.com/shopstock/inventory/domain/session"
 	"github.com/shopstock/inventory/domain/user"
 	"github.com/shopstock/inventory/ports"
@@ -20,22 +22,21 @@ type ConsoleUser struct {
 // SignIn checks an API user's name and key as the API's authentication
 // does (Authenticate) and starts a console session. It returns the
 // session's token for the cookie, or "" when the credentials are wrong or
-// the user is disabled. Sessions idle for longer than session.IdleTimeout
-// are cleared on the way.
+// the user is disabled. The session belongs to the user's id and current
+// credential, not to the name. Expired sessions are cleared on the way.
 func (a *App) SignIn(ctx context.Context, name, key string) (token string, err error) {
-	p, err := a.Authenticate(ctx, name, key)
-	if err != nil || p == nil {
+	u, err := a.lookUpUser(ctx, name)
+	if err != nil || !u.CheckKey(key) || !u.Enabled() {
 		return "", err
 	}
-	name = p.Name
 	token = rand.Text() + rand.Text()
 	csrf := rand.Text() + rand.Text()
 	err = a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		now := a.clock.Now()
-		if _, err := s.Sessions().PurgeIdle(ctx, session.IdleSince(now)); err != nil {
+		if _, err := s.Sessions().PurgeExpired(ctx, session.IdleSince(now), session.SignedInSince(now)); err != nil {
 			return err
 		}
-		return s.Sessions().Add(ctx, session.New(token, name, csrf, now))
+		return s.Sessions().Add(ctx, session.New(token, u, csrf, now))
 	})
 	if err != nil {
 		return "", err
@@ -43,10 +44,13 @@ func (a *App) SignIn(ctx context.Context, name, key string) (token string, err e
 	return token, nil
 }
 
-// SessionUser tells whose session the token names, nil when it names none,
-// has expired, or its user no longer exists or is disabled. The role is
-// read afresh, so a change of role applies to open sessions at once. A use
-// is recorded, which keeps the session from going idle.
+// SessionUser tells whose session the token names, nil when it names none
+// or the session has ended: idle or too old, its user deleted or disabled,
+// or the user's key rotated since the sign-in. A session found ended is
+// deleted. The user is read afresh by id, so a change of role applies to
+// open sessions at once, and a user created later under the same name is
+// somebody else. A use is recorded, which keeps the session from going
+// idle.
 func (a *App) SessionUser(ctx context.Context, token string) (*ConsoleUser, error) {
 	if token == "" {
 		return nil, nil
@@ -60,12 +64,20 @@ func (a *App) SessionUser(ctx context.Context, token string) (*ConsoleUser, erro
 		if sess, err = s.Sessions().Get(ctx, session.HashToken(token)); err != nil || sess == nil {
 			return err
 		}
-		u, err = s.APIUsers().FindByName(ctx, sess.User())
+		u, err = s.APIUsers().Get(ctx, sess.UserID())
+		if errs.KindOf(err) == errs.NotFound {
+			u, err = nil, nil
+		}
 		return err
 	})
-	now := a.clock.Now()
-	if err != nil || sess == nil || u == nil || !u.Enabled() || sess.Expired(now) {
+	if err != nil || sess == nil {
 		return nil, err
+	}
+	now := a.clock.Now()
+	if !sess.ValidFor(u, now) {
+		return nil, a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
+			return s.Sessions().Delete(ctx, sess.TokenHash())
+		})
 	}
 	if sess.Touch(now) {
 		if err := a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {

@@ -16,6 +16,7 @@ type SessionRepository interface {
 	// Touch stores the session's last use.
 	Touch(ctx context.Context, s *session.Session) error
 	Delete(ctx context.Context, tokenHash string) error
-	// PurgeIdle deletes the sessions last used before the given time.
-	PurgeIdle(ctx context.Context, before time.Time) (int, error)
+	// PurgeExpired deletes the sessions last used before lastUse or signed
+	// in before signedIn.
+	PurgeExpired(ctx context.Context, lastUse, signedIn time.Time) (int, error)
 }

@@ -16,7 +16,8 @@ type sessionRow struct {
 	bun.BaseModel `bun:"table:console_sessions"`
 
 	TokenHash  string    `bun:"token_hash,pk"`
-	UserName   string    `bun:"user_name"`
+	UserID     int64     `bun:"user_id"`
+	Credential string    `bun:"credential"`
 	CSRFToken  string    `bun:"csrf_token"`
 	CreatedAt  time.Time `bun:"created_at"`
 	LastSeenAt time.Time `bun:"last_seen_at"`
@@ -27,7 +28,7 @@ type sessions struct{ s *store }
 func (s *store) Sessions() ports.SessionRepository { return sessions{s} }
 
 func (r sessions) Add(ctx context.Context, v *session.Session) error {
-	row := &sessionRow{TokenHash: v.TokenHash(), UserName: v.User(), CSRFToken: v.CSRFToken(),
+	row := &sessionRow{TokenHash: v.TokenHash(), UserID: v.UserID(), Credential: v.Credential(), CSRFToken: v.CSRFToken(),
 		CreatedAt: v.CreatedAt().UTC(), LastSeenAt: v.LastSeen().UTC()}
 	_, err := r.s.idb.NewInsert().Model(row).Exec(ctx)
 	return err
@@ -42,7 +43,7 @@ func (r sessions) Get(ctx context.Context, tokenHash string) (*session.Session, 
 	if err != nil {
 		return nil, err
 	}
-	return session.UnmarshalFromDatabase(row.TokenHash, row.UserName, row.CSRFToken,
+	return session.UnmarshalFromDatabase(row.TokenHash, row.UserID, row.Credential, row.CSRFToken,
 		row.CreatedAt.UTC(), row.LastSeenAt.UTC()), nil
 }
 
@@ -57,8 +58,9 @@ func (r sessions) Delete(ctx context.Context, tokenHash string) error {
 	return err
 }
 
-func (r sessions) PurgeIdle(ctx context.Context, before time.Time) (int, error) {
-	res, err := r.s.idb.NewDelete().Table("console_sessions").Where("last_seen_at < ?", before.UTC()).Exec(ctx)
+func (r sessions) PurgeExpired(ctx context.Context, lastUse, signedIn time.Time) (int, error) {
+	res, err := r.s.idb.NewDelete().Table("console_sessions").
+		Where("last_seen_at < ? OR created_at < ?", lastUse.UTC(), signedIn.UTC()).Exec(ctx)
 	if err != nil {
 		return 0, err
 	}

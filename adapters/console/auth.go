@@ -2,8 +2,11 @@ package console
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"math"
@@ -20,9 +23,13 @@ import (
 const (
 	sessionCookie = "inventory_console_session"
 	// signInCookie holds the sign-in form's CSRF token until a session
-	// exists (the double-submit pattern: a cross-site page can neither read
-	// it nor set it).
+	// exists (the double-submit pattern, with a token the server signs:
+	// see signInToken).
 	signInCookie = "inventory_console_signin"
+	// hostPrefix names the cookies over https. A browser keeps a cookie of
+	// that name only if it is Secure, for Path=/ and without Domain, so a
+	// sibling subdomain or a plain-http page cannot plant one.
+	hostPrefix   = "__Host-"
 	maxFormBytes = 40 << 20 // a CSV import of 100 000 lines, with room
 )
 
@@ -54,22 +61,79 @@ func forbidden(w http.ResponseWriter, msg string) {
 	_, _ = w.Write([]byte("403 forbidden: " + msg + "\n"))
 }
 
+// cookieName is what the cookie name is called in the request: with the
+// __Host- prefix over https, plain over http, where no prefix binds.
+func (h *Handler) cookieName(r *http.Request, name string) string {
+	if h.cfg.HTTPS(r) {
+		return hostPrefix + name
+	}
+	return name
+}
+
 func (h *Handler) cookie(r *http.Request, name, value string, maxAge int) *http.Cookie {
-	return &http.Cookie{Name: name, Value: value, Path: "/console/", MaxAge: maxAge,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: h.cfg.HTTPS(r)}
+	c := &http.Cookie{Name: h.cookieName(r, name), Value: value, Path: "/console/", MaxAge: maxAge,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode}
+	if h.cfg.HTTPS(r) {
+		// What the prefix demands.
+		c.Path, c.Secure = "/", true
+	}
+	return c
+}
+
+// readCookie is the value of the cookie name for the request; over https
+// only the prefixed cookie counts, as a plain one may have been planted.
+func (h *Handler) readCookie(r *http.Request, name string) (string, bool) {
+	c, err := r.Cookie(h.cookieName(r, name))
+	if err != nil {
+		return "", false
+	}
+	return c.Value, true
+}
+
+// signInToken makes the sign-in form's token: a random nonce and the
+// server's HMAC of it. The browser returns it as cookie and as form field;
+// a token the server did not issue fails the HMAC, so a cookie planted
+// together with a matching form field by another site does not sign
+// anybody in.
+func (h *Handler) signInToken() string {
+	nonce := rand.Text()
+	return nonce + "." + h.signInMAC(nonce)
+}
+
+func (h *Handler) signInMAC(nonce string) string {
+	m := hmac.New(sha256.New, h.formKey)
+	m.Write([]byte("console sign-in form\x00" + nonce))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+// issuedSignInToken tells whether token was made by signInToken.
+func (h *Handler) issuedSignInToken(token string) bool {
+	nonce, mac, ok := strings.Cut(token, ".")
+	return ok && nonce != "" && hmac.Equal([]byte(mac), []byte(h.signInMAC(nonce)))
+}
+
+// crossSite tells whether the browser says the request comes from another
+// site or a sibling subdomain (Fetch Metadata); a browser that says nothing
+// is left to the token.
+func crossSite(r *http.Request) bool {
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "cross-site", "same-site":
+		return true
+	}
+	return false
 }
 
 // user is the signed-in user of the request, nil when there is none. The
 // cookie is sent again with every answer, so that the browser keeps it as
 // long as the session is used; the database decides when it ends.
 func (h *Handler) user(w http.ResponseWriter, r *http.Request) (*application.ConsoleUser, error) {
-	c, err := r.Cookie(sessionCookie)
-	if err != nil {
+	token, ok := h.readCookie(r, sessionCookie)
+	if !ok {
 		return nil, nil
 	}
-	u, err := h.app.SessionUser(r.Context(), c.Value)
+	u, err := h.app.SessionUser(r.Context(), token)
 	if u != nil {
-		http.SetCookie(w, h.cookie(r, sessionCookie, c.Value, int(session.IdleTimeout.Seconds())))
+		http.SetCookie(w, h.cookie(r, sessionCookie, token, int(session.IdleTimeout.Seconds())))
 	}
 	return u, err
 }
@@ -170,9 +234,9 @@ func (h *Handler) authRoutes() {
 			forbidden(w, "the form could not be read")
 			return
 		}
-		c, err := r.Cookie(signInCookie)
+		kept, ok := h.readCookie(r, signInCookie)
 		sent := r.PostForm.Get("csrf")
-		if err != nil || sent == "" || subtle.ConstantTimeCompare([]byte(c.Value), []byte(sent)) != 1 {
+		if !ok || crossSite(r) || !h.issuedSignInToken(kept) || subtle.ConstantTimeCompare([]byte(kept), []byte(sent)) != 1 {
 			forbidden(w, "the sign-in form carries no valid security token; reload the page and try again")
 			return
 		}
@@ -211,8 +275,8 @@ func (h *Handler) authRoutes() {
 		http.Redirect(w, r, safeNext(d.Next), http.StatusSeeOther)
 	})
 	h.form("POST /console/signout", func(w http.ResponseWriter, r *http.Request, _ *application.ConsoleUser) error {
-		if c, err := r.Cookie(sessionCookie); err == nil {
-			if err := h.app.SignOut(r.Context(), c.Value); err != nil {
+		if token, ok := h.readCookie(r, sessionCookie); ok {
+			if err := h.app.SignOut(r.Context(), token); err != nil {
 				return err
 			}
 		}
@@ -223,11 +287,9 @@ func (h *Handler) authRoutes() {
 }
 
 func (h *Handler) signInPage(w http.ResponseWriter, r *http.Request, status int, d signInData) {
-	token := ""
-	if c, err := r.Cookie(signInCookie); err == nil && len(c.Value) >= 32 {
-		token = c.Value
-	} else {
-		token = rand.Text() + rand.Text()
+	token, ok := h.readCookie(r, signInCookie)
+	if !ok || !h.issuedSignInToken(token) {
+		token = h.signInToken()
 		http.SetCookie(w, h.cookie(r, signInCookie, token, 3600))
 	}
 	d.Token = token

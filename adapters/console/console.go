@@ -6,6 +6,7 @@ package console
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"embed"
 	"errors"
 	"fmt"
@@ -42,6 +43,11 @@ type Config struct {
 	HTTPS func(*http.Request) bool
 	// Guard holds sign-ins to the API's failed-attempt limits; nil: none.
 	Guard SignInGuard
+	// FormKey signs the sign-in form's tokens. Instances behind one address
+	// share it, so that a form one of them served is accepted by another;
+	// empty: a random key per process (a sign-in form then needs the
+	// instance that served it, or a reload).
+	FormKey []byte
 }
 
 // SignInGuard limits failed sign-ins per user name and client address.
@@ -54,11 +60,13 @@ type SignInGuard interface {
 
 // Handler serves the console under Prefix.
 type Handler struct {
-	app   *application.App
-	log   *zap.Logger
-	cfg   Config
-	mux   *http.ServeMux
-	pages map[string]*template.Template
+	app *application.App
+	log *zap.Logger
+	cfg Config
+	mux *http.ServeMux
+	// formKey signs the sign-in form's tokens.
+	formKey []byte
+	pages   map[string]*template.Template
 }
 
 // New builds the console.
@@ -66,7 +74,13 @@ func New(app *application.App, log *zap.Logger, cfg Config) (*Handler, error) {
 	if cfg.HTTPS == nil {
 		cfg.HTTPS = func(r *http.Request) bool { return r.TLS != nil }
 	}
-	h := &Handler{app: app, log: log, cfg: cfg, mux: http.NewServeMux()}
+	h := &Handler{app: app, log: log, cfg: cfg, mux: http.NewServeMux(), formKey: cfg.FormKey}
+	if len(h.formKey) == 0 {
+		h.formKey = make([]byte, 32)
+		if _, err := rand.Read(h.formKey); err != nil {
+			return nil, err
+		}
+	}
 	if err := h.parseTemplates(); err != nil {
 		return nil, err
 	}

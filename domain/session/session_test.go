@@ -3,12 +3,24 @@ package session
 import (
 	"testing"
 	"time"
+
+	"github.com/shopstock/inventory/domain/user"
 )
 
 var start = time.Date(2026, 11, 23, 8, 0, 0, 0, time.UTC)
 
+func anna(t *testing.T) *user.User {
+	t.Helper()
+	u, err := user.New("anna", user.Reader, "anna's key, long enough")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Assign(7)
+	return u
+}
+
 func TestASessionEndsAfterTwelveIdleHours(t *testing.T) {
-	s := New("token", "anna", "csrf", start)
+	s := New("token", anna(t), "csrf", start)
 	if s.Expired(start.Add(IdleTimeout - time.Second)) {
 		t.Error("expired before 12 idle hours")
 	}
@@ -18,7 +30,7 @@ func TestASessionEndsAfterTwelveIdleHours(t *testing.T) {
 }
 
 func TestUseKeepsASessionAlive(t *testing.T) {
-	s := New("token", "anna", "csrf", start)
+	s := New("token", anna(t), "csrf", start)
 	if s.Touch(start.Add(30 * time.Second)) {
 		t.Error("a use within the minute is stored")
 	}
@@ -30,9 +42,60 @@ func TestUseKeepsASessionAlive(t *testing.T) {
 	}
 }
 
-func TestOnlyTheHashOfTheTokenIsKept(t *testing.T) {
-	s := New("token", "anna", "csrf", start)
+func TestASessionEndsSevenDaysAfterSignInHoweverBusy(t *testing.T) {
+	s := New("token", anna(t), "csrf", start)
+	now := start
+	for now.Before(start.Add(MaxLifetime - time.Hour)) {
+		now = now.Add(time.Hour)
+		s.Touch(now)
+	}
+	if s.Expired(start.Add(MaxLifetime - time.Second)) {
+		t.Error("expired before 7 days")
+	}
+	if !s.Expired(start.Add(MaxLifetime)) {
+		t.Error("still alive 7 days after sign-in, used an hour ago")
+	}
+}
+
+func TestASessionBelongsToItsUsersIdAndCurrentKey(t *testing.T) {
+	u := anna(t)
+	s := New("token", u, "csrf", start)
+	if !s.ValidFor(u, start.Add(time.Hour)) {
+		t.Fatal("not valid for its own user")
+	}
+	if s.BelongsTo(nil) {
+		t.Error("belongs to a deleted user")
+	}
+
+	sameName, _ := user.New("anna", user.Admin, "anna's key, long enough")
+	sameName.Assign(8)
+	if s.BelongsTo(sameName) {
+		t.Error("a user created later under the same name, with the same key, inherits the session")
+	}
+
+	rotated := user.UnmarshalFromDatabase(u.ID(), u.Name(), u.Role(), true, u.Credentials())
+	rotated.RotateKey("anna's new key, long enough")
+	if s.BelongsTo(rotated) {
+		t.Error("the session survives a rotated key")
+	}
+
+	disabled := user.UnmarshalFromDatabase(u.ID(), u.Name(), u.Role(), false, u.Credentials())
+	if s.BelongsTo(disabled) {
+		t.Error("the session serves a disabled user")
+	}
+
+	promoted := user.UnmarshalFromDatabase(u.ID(), u.Name(), user.Admin, true, u.Credentials())
+	if !s.BelongsTo(promoted) {
+		t.Error("a change of role ends the session; the role is read afresh instead")
+	}
+}
+
+func TestNeitherTheTokenNorTheKeyIsKept(t *testing.T) {
+	s := New("token", anna(t), "csrf", start)
 	if s.TokenHash() == "token" || s.TokenHash() != HashToken("token") {
 		t.Errorf("token hash %q", s.TokenHash())
+	}
+	if c := anna(t).Credentials(); s.Credential() == c.KeyHash || s.Credential() == user.HashKey("anna's key, long enough") {
+		t.Errorf("the credential fingerprint is a stored hash itself: %q", s.Credential())
 	}
 }
