@@ -23,6 +23,16 @@ var unknownUser = user.UnmarshalFromDatabase(0, "", user.Reader, false,
 // read from storage on every call, so a rotation or a disabling takes effect
 // at once on every instance.
 func (a *App) Authenticate(ctx context.Context, name, key string) (*Principal, error) {
+	u, err := a.authenticatedUser(ctx, name, key)
+	if err != nil || u == nil {
+		return nil, err
+	}
+	return &Principal{Name: u.Name(), Role: u.Role()}, nil
+}
+
+// authenticatedUser is the enabled user whose name and key these are, nil
+// when there is none.
+func (a *App) authenticatedUser(ctx context.Context, name, key string) (*user.User, error) {
 	u, err := a.lookUpUser(ctx, name)
 	if err != nil {
 		return nil, err
@@ -30,7 +40,7 @@ func (a *App) Authenticate(ctx context.Context, name, key string) (*Principal, e
 	if !u.CheckKey(key) || !u.Enabled() {
 		return nil, nil
 	}
-	return &Principal{Name: u.Name(), Role: u.Role()}, nil
+	return u, nil
 }
 
 // lookUpUser returns the user of that name, or unknownUser. A name that no

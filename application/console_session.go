@@ -25,8 +25,8 @@ type ConsoleUser struct {
 // the user is disabled. The session belongs to the user's id and current
 // credential, not to the name. Expired sessions are cleared on the way.
 func (a *App) SignIn(ctx context.Context, name, key string) (token string, err error) {
-	u, err := a.lookUpUser(ctx, name)
-	if err != nil || !u.CheckKey(key) || !u.Enabled() {
+	u, err := a.authenticatedUser(ctx, name, key)
+	if err != nil || u == nil {
 		return "", err
 	}
 	token = rand.Text() + rand.Text()
