@@ -114,8 +114,12 @@ func newHandler(app *application.App, log *zap.Logger, c Config, db *bunstore.DB
 	}
 	// The console is served by the same server, inside the API handler's
 	// logging, metrics and limits, with its notion of https and its
-	// failed-attempt limits.
-	con, err := console.New(app, log.Named("console"), console.Config{HTTPS: h.IsHTTPS, Guard: h})
+	// failed-attempt limits; the form key is shared by every instance.
+	formKey, err := app.ConsoleFormKey(context.Background())
+	if err != nil {
+		return nil, fmt.Errorf("console form key: %w", err)
+	}
+	con, err := console.New(app, log.Named("console"), console.Config{HTTPS: h.IsHTTPS, Guard: h, FormKey: formKey})
 	if err != nil {
 		return nil, err
 	}

@@ -85,12 +85,13 @@ func must[T any](v T, err error) T {
 }
 
 // TestConsoleSignInTokenIsTheServers: the sign-in form's token must be one
-// the server issued; a cookie and form field made up by another site (a
-// sibling subdomain can set cookies over http) are refused, and so is a
-// post the browser marks as coming from another site.
+// the service issued (any of its instances); a cookie and form field made
+// up by another site (a sibling subdomain can set cookies over http) are
+// refused, and so is a post the browser marks as coming from another site.
 func TestConsoleSignInTokenIsTheServers(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
 		base := consoleService(t, databaseURL)
+		other := consoleService(t, databaseURL) // a second instance on the same database
 		post := func(cookie, csrf string, header ...string) int {
 			t.Helper()
 			form := url.Values{"csrf": {csrf}, "name": {"admin"}, "key": {consoleKey}}
@@ -125,6 +126,11 @@ func TestConsoleSignInTokenIsTheServers(t *testing.T) {
 		}
 		if got := post("inventory_console_signin="+issued, issued); got != http.StatusSeeOther {
 			t.Errorf("with the token the server issued: %d, want 303", got)
+		}
+		_, page = newConsoleClient(t, other).get("/console/signin")
+		issued = hidden(t, page, "csrf")
+		if got := post("inventory_console_signin="+issued, issued); got != http.StatusSeeOther {
+			t.Errorf("with a token the other instance issued: %d, want 303", got)
 		}
 	})
 }

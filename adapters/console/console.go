@@ -44,9 +44,8 @@ type Config struct {
 	// Guard holds sign-ins to the API's failed-attempt limits; nil: none.
 	Guard SignInGuard
 	// FormKey signs the sign-in form's tokens. Instances behind one address
-	// share it, so that a form one of them served is accepted by another;
-	// empty: a random key per process (a sign-in form then needs the
-	// instance that served it, or a reload).
+	// share it (application.ConsoleFormKey), so that a form one of them
+	// served is accepted by another; empty: a random key per process.
 	FormKey []byte
 }
 
