@@ -66,14 +66,16 @@ type DigestOutcome struct {
 	// Stale: the response was right but the nonce has expired; the client
 	// should retry with a new one without asking for the key again.
 	Stale bool
-	// Replayed: the nonce count was used before with this nonce.
+	// Replayed: the nonce count was used before with this nonce by this
+	// user.
 	Replayed bool
 }
 
 // AuthenticateDigest checks a Digest (qop=auth) authorization of name. The
 // response is checked first, the same way for unknown names, so that only a
-// client that knows the key learns that a nonce is stale. Nonce counts must
-// grow with every request under one nonce, across all instances.
+// client that knows the key learns that a nonce is stale. A user's nonce
+// counts must grow with every request of that user under one nonce, across
+// all instances.
 func (a *App) AuthenticateDigest(ctx context.Context, name string, d user.DigestRequest) (DigestOutcome, error) {
 	key, err := a.nonceKey(ctx)
 	if err != nil {
@@ -108,7 +110,7 @@ func (a *App) AuthenticateDigest(ctx context.Context, name string, d user.Digest
 			}
 		}
 		var err error
-		fresh, err = nonces.Use(ctx, d.Nonce, nc, issued)
+		fresh, err = nonces.Use(ctx, d.Nonce, u.Name(), nc, issued)
 		return err
 	})
 	if err != nil {

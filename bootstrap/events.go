@@ -3,6 +3,7 @@ package bootstrap
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -69,24 +70,42 @@ func runRetentionPurges(lc fx.Lifecycle, app *application.App, c Config, log *za
 	})
 }
 
-// queueCollector reports the queues of outgoing work on each scrape.
+// queueFiguresMaxAge is how long the queue figures of one scrape serve
+// the next: /metrics answers without authentication, and without it a
+// flood of scrapes would cost two queries each.
+const queueFiguresMaxAge = 5 * time.Second
+
+// queueCollector reports the queues of outgoing work. It computes them on a
+// scrape when the last figures are older than maxAge, one computation at a
+// time; scrapes in between, and those waiting for the computation, get its
+// figures.
 type queueCollector struct {
-	app                       *application.App
 	log                       *zap.Logger
+	mailStats, hookStats      func(context.Context) (ports.QueueStats, error)
+	now                       func() time.Time
+	maxAge                    time.Duration
 	mailPending, mailOldest   *prometheus.Desc
 	hooksPending, hooksOldest *prometheus.Desc
+
+	mu         sync.Mutex
+	computedAt time.Time
+	figures    []prometheus.Metric
 }
 
 // registerQueueMetrics adds gauges of pending mails and webhook deliveries
 // and of how long the oldest of each has waited.
 func registerQueueMetrics(reg *prometheus.Registry, app *application.App, log *zap.Logger) error {
-	return reg.Register(&queueCollector{
-		app: app, log: log,
+	return reg.Register(newQueueCollector(app.MailQueueStats, app.WebhookQueueStats, time.Now, log))
+}
+
+func newQueueCollector(mailStats, hookStats func(context.Context) (ports.QueueStats, error), now func() time.Time, log *zap.Logger) *queueCollector {
+	return &queueCollector{
+		log: log, mailStats: mailStats, hookStats: hookStats, now: now, maxAge: queueFiguresMaxAge,
 		mailPending:  prometheus.NewDesc("inventory_mail_outbox_pending", "Status mails not yet sent or given up.", nil, nil),
 		mailOldest:   prometheus.NewDesc("inventory_mail_outbox_oldest_pending_age_seconds", "Age of the oldest pending status mail (0 when none).", nil, nil),
 		hooksPending: prometheus.NewDesc("inventory_webhook_deliveries_pending", "Webhook deliveries not yet delivered or given up.", nil, nil),
 		hooksOldest:  prometheus.NewDesc("inventory_webhook_deliveries_oldest_pending_age_seconds", "Age of the oldest pending webhook delivery (0 when none).", nil, nil),
-	})
+	}
 }
 
 func (q *queueCollector) Describe(ch chan<- *prometheus.Desc) {
@@ -97,18 +116,35 @@ func (q *queueCollector) Describe(ch chan<- *prometheus.Desc) {
 }
 
 func (q *queueCollector) Collect(ch chan<- prometheus.Metric) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.computedAt.IsZero() || q.now().Sub(q.computedAt) >= q.maxAge {
+		q.figures = q.compute()
+		// A failed query waits for the next interval too, so that scrapes
+		// do not pile onto a database in trouble.
+		q.computedAt = q.now()
+	}
+	for _, m := range q.figures {
+		ch <- m
+	}
+}
+
+func (q *queueCollector) compute() []prometheus.Metric {
 	ctx, cancel := context.WithTimeout(application.WithPrincipal(context.Background(), application.System), 2*time.Second)
 	defer cancel()
+	var figures []prometheus.Metric
 	for _, g := range []struct {
 		stats           func(context.Context) (ports.QueueStats, error)
 		pending, oldest *prometheus.Desc
-	}{{q.app.MailQueueStats, q.mailPending, q.mailOldest}, {q.app.WebhookQueueStats, q.hooksPending, q.hooksOldest}} {
+	}{{q.mailStats, q.mailPending, q.mailOldest}, {q.hookStats, q.hooksPending, q.hooksOldest}} {
 		st, err := g.stats(ctx)
 		if err != nil {
 			q.log.Warn("queue metrics unavailable", zap.Error(err))
 			continue
 		}
-		ch <- prometheus.MustNewConstMetric(g.pending, prometheus.GaugeValue, float64(st.Pending))
-		ch <- prometheus.MustNewConstMetric(g.oldest, prometheus.GaugeValue, st.OldestAge.Seconds())
+		figures = append(figures,
+			prometheus.MustNewConstMetric(g.pending, prometheus.GaugeValue, float64(st.Pending)),
+			prometheus.MustNewConstMetric(g.oldest, prometheus.GaugeValue, st.OldestAge.Seconds()))
 	}
+	return figures
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -81,6 +83,12 @@ func newDatabase(lc fx.Lifecycle, c Config, log *zap.Logger) (*bunstore.DB, erro
 	return db, nil
 }
 
+// GeneratedKeyFile is where the first start puts the admin key it makes
+// up, in the working directory: a file only its owner may read. Logs are
+// shipped, kept and read by many, so the key is in none; the log names the
+// file.
+const GeneratedKeyFile = "inventory-generated-api-key"
+
 // ensureAPIUser runs at start, after the migrations (fx starts hooks in the
 // order the constructors ran, and this needs the database).
 func ensureAPIUser(lc fx.Lifecycle, app *application.App, c Config, log *zap.Logger) {
@@ -89,12 +97,45 @@ func ensureAPIUser(lc fx.Lifecycle, app *application.App, c Config, log *zap.Log
 		if err != nil {
 			return fmt.Errorf("ensure API user: %w", err)
 		}
-		if key != "" {
-			log.Warn("created API user with a random key; it is shown only this once",
-				zap.String("user", c.APIUser), zap.String("key", key))
+		if key == "" {
+			return nil
 		}
+		path, err := writePrivateFile(GeneratedKeyFile, key+"\n")
+		if err != nil {
+			return fmt.Errorf("created API user %q with a random key but could not write the key to a file (%w); "+
+				"set INVENTORY_API_KEY to give the user a key", c.APIUser, err)
+		}
+		log.Warn("created API user with a random key; it is in the key file, readable by its owner only, and in no log",
+			zap.String("user", c.APIUser), zap.String("key_file", path))
 		return nil
 	}})
+}
+
+// writePrivateFile replaces the file at name with one of mode 0600 holding
+// content, and tells its absolute path. The content is written to a new file
+// first and renamed into place, so that an existing file's looser mode is
+// never kept and no reader sees half of it.
+func writePrivateFile(name, content string) (string, error) {
+	path, err := filepath.Abs(name)
+	if err != nil {
+		return "", err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*") // mode 0600
+	if err != nil {
+		return "", err
+	}
+	_, err = f.WriteString(content)
+	if closeErr := f.Close(); err == nil {
+		err = closeErr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		_ = os.Remove(f.Name())
+		return "", err
+	}
+	return path, nil
 }
 
 func newRegistry(db *bunstore.DB) *prometheus.Registry {

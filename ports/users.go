@@ -32,9 +32,11 @@ type APIUserRepository interface {
 type DigestNonceStore interface {
 	// Secret is the key nonces are signed with, the same for every instance.
 	Secret(ctx context.Context) ([]byte, error)
-	// Use records that nonce was used with count nc and tells whether nc is
-	// higher than every count used with it before (false: a replay).
-	Use(ctx context.Context, nonce string, nc int64, issuedAt time.Time) (bool, error)
+	// Use records that userName used nonce with count nc and tells whether
+	// nc is higher than every count userName used with it before (false: a
+	// replay). Counts are per user: a nonce a client received may be used
+	// by another user too, and one user's counts say nothing of another's.
+	Use(ctx context.Context, nonce, userName string, nc int64, issuedAt time.Time) (bool, error)
 	// Purge forgets the counts of nonces issued before t.
 	Purge(ctx context.Context, before time.Time) error
 }

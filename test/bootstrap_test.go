@@ -2,14 +2,19 @@ package test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"go.uber.org/fx"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/shopstock/inventory/adapters/bunstore"
 	"github.com/shopstock/inventory/application"
@@ -177,3 +182,66 @@ func TestAGeneratedKeyIsCreatedOnlyWhenNoUserExists(t *testing.T) {
 type bootClock struct{}
 
 func (bootClock) Now() time.Time { return time.Now().UTC() }
+
+// The first start with no API user and no INVENTORY_API_KEY makes up the
+// admin's key: it goes to a file only its owner may read, which the log
+// names, and into no log line.
+func TestAGeneratedAdminKeyIsInAPrivateFileAndNotInTheLog(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	t.Setenv("INVENTORY_DATABASE_URL", "sqlite:"+filepath.Join(dir, "inventory.db"))
+	t.Setenv("INVENTORY_HTTP_ADDR", freeAddr(t))
+	t.Setenv("INVENTORY_API_KEY", "")
+	cfg, err := bootstrap.ConfigFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A key file left by an earlier database, readable by anyone, is
+	// replaced, mode and all.
+	if err := os.WriteFile(bootstrap.GeneratedKeyFile, []byte("stale\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	core, logs := observer.New(zap.DebugLevel)
+	app := fx.New(bootstrap.Options(cfg), fx.NopLogger, fx.Decorate(func() *zap.Logger { return zap.New(core) }))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := app.Start(ctx); err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	defer app.Stop(ctx)
+
+	path := filepath.Join(dir, bootstrap.GeneratedKeyFile)
+	info, err := os.Stat(path)
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("the key file: %v, %v; want mode 0600", info, err)
+	}
+	raw, _ := os.ReadFile(path)
+	key := strings.TrimSuffix(string(raw), "\n")
+	if len(key) < 32 || strings.ContainsAny(key, " \n") {
+		t.Fatalf("the key file holds %q, want the key alone", raw)
+	}
+	req, _ := http.NewRequest(http.MethodGet, "http://"+cfg.HTTPAddr+"/api/warehouses", nil)
+	req.SetBasicAuth("admin", key)
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("the key from the file: %v %v", res, err)
+	} else {
+		res.Body.Close()
+	}
+
+	named := false
+	for _, entry := range logs.All() {
+		line := entry.Message
+		for k, v := range entry.ContextMap() {
+			line += fmt.Sprintf(" %s=%v", k, v)
+			if k == "key_file" && v == path {
+				named = true
+			}
+		}
+		if strings.Contains(line, key) {
+			t.Errorf("the log holds the key: %s", line)
+		}
+	}
+	if !named {
+		t.Errorf("no log line names the key file %s: %v", path, logs.All())
+	}
+}

@@ -243,6 +243,52 @@ func TestTheConfiguredUserIsAnAdmin(t *testing.T) {
 	})
 }
 
+// Nonce counts are kept per nonce and user: two users may each start at
+// count 1 under one nonce, and each one's replay still fails.
+func TestDigestNonceCountsArePerUser(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		ctx := apitest.Admin()
+		app, _, _ := newUsersApp(t, databaseURL)
+		keys := map[string]string{}
+		for _, name := range []string{"shop", "till"} {
+			_, key, err := app.CreateUser(ctx, name, user.Reader)
+			if err != nil {
+				t.Fatal(err)
+			}
+			keys[name] = key
+		}
+		nonce, err := app.DigestNonce(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		use := func(name, nc string) application.DigestOutcome {
+			d := user.DigestRequest{Algorithm: user.DigestSHA256, Method: "GET", URI: "/api/warehouses", Nonce: nonce, NC: nc, CNonce: "abc"}
+			d.Response = d.Expected(user.DigestHA1(user.DigestSHA256, name, keys[name]))
+			out, err := app.AuthenticateDigest(ctx, name, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return out
+		}
+		for _, name := range []string{"shop", "till"} {
+			if out := use(name, "00000001"); out.Principal == nil || out.Principal.Name != name {
+				t.Fatalf("%s, count 1 under a nonce another user used: %+v", name, out)
+			}
+		}
+		for _, name := range []string{"shop", "till"} {
+			if out := use(name, "00000001"); out.Principal != nil || !out.Replayed {
+				t.Fatalf("%s replays count 1: %+v", name, out)
+			}
+		}
+		if out := use("till", "00000002"); out.Principal == nil {
+			t.Fatalf("till, count 2: %+v", out)
+		}
+		if out := use("shop", "00000002"); out.Principal == nil {
+			t.Fatalf("shop, count 2 after till used it: %+v", out)
+		}
+	})
+}
+
 // Digest through the use case: the right response, a replayed count, a
 // stale nonce, a forged nonce.
 func TestDigestUseCase(t *testing.T) {

@@ -128,10 +128,10 @@ func (r digestNonces) Secret(ctx context.Context) ([]byte, error) {
 	return hex.DecodeString(value)
 }
 
-func (r digestNonces) Use(ctx context.Context, nonce string, nc int64, issuedAt time.Time) (bool, error) {
-	res, err := r.s.idb.NewRaw(`INSERT INTO digest_nonces (nonce, nc, issued_at) VALUES (?, ?, ?)
-		ON CONFLICT (nonce) DO UPDATE SET nc = excluded.nc WHERE digest_nonces.nc < excluded.nc`,
-		nonce, nc, issuedAt.UTC()).Exec(ctx)
+func (r digestNonces) Use(ctx context.Context, nonce, userName string, nc int64, issuedAt time.Time) (bool, error) {
+	res, err := r.s.idb.NewRaw(`INSERT INTO digest_nonce_counts (nonce, user_name, nc, issued_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (nonce, user_name) DO UPDATE SET nc = excluded.nc WHERE digest_nonce_counts.nc < excluded.nc`,
+		nonce, userName, nc, issuedAt.UTC()).Exec(ctx)
 	if err != nil {
 		return false, err
 	}
@@ -140,6 +140,6 @@ func (r digestNonces) Use(ctx context.Context, nonce string, nc int64, issuedAt 
 }
 
 func (r digestNonces) Purge(ctx context.Context, before time.Time) error {
-	_, err := r.s.idb.NewDelete().Table("digest_nonces").Where("issued_at < ?", before.UTC()).Exec(ctx)
+	_, err := r.s.idb.NewDelete().Table("digest_nonce_counts").Where("issued_at < ?", before.UTC()).Exec(ctx)
 	return err
 }

@@ -108,6 +108,11 @@ func NewHandler(app *application.App, log *zap.Logger, cfg Config, ready Readine
 	if len(h.unlisted) > 0 {
 		return nil, fmt.Errorf("routes without an entry in routeActions (adapters/http/roles.go): %s", strings.Join(h.unlisted, ", "))
 	}
+	for pattern := range privateAnswers {
+		if _, known := routeActions[pattern]; !known {
+			return nil, fmt.Errorf("privateAnswers (adapters/http/nostore.go) names %q, which is no route", pattern)
+		}
+	}
 	return h, nil
 }
 
@@ -133,7 +138,11 @@ func (h *Handler) api(pattern string, fn func(w http.ResponseWriter, r *http.Req
 	if !known {
 		h.unlisted = append(h.unlisted, pattern)
 	}
+	private := privateAnswers[pattern]
 	h.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		if private {
+			w.Header().Set("Cache-Control", "no-store")
+		}
 		r, err := h.authenticate(r)
 		if err == nil {
 			err = authorize(r, action)

@@ -206,11 +206,23 @@ func forwardedHost(r *http.Request) string {
 
 // parseQuery reads the query string; one that does not parse (a bad %
 // escape, a `;`, more than 10000 parameters) is refused rather than read in
-// part, which would answer a list without some of its filters.
+// part, which would answer a list without some of its filters. The refusal
+// names the parameter at fault when one is.
 func parseQuery(r *http.Request) (url.Values, error) {
 	q, err := url.ParseQuery(r.URL.RawQuery)
-	if err != nil {
-		return nil, errs.Invalidf("the query string does not parse: %v", err)
+	if err == nil {
+		return q, nil
 	}
-	return q, nil
+	for part := range strings.SplitSeq(r.URL.RawQuery, "&") {
+		rawName, rawValue, _ := strings.Cut(part, "=")
+		name, nameErr := url.QueryUnescape(rawName)
+		_, valueErr := url.QueryUnescape(rawValue)
+		switch {
+		case nameErr != nil || strings.Contains(rawName, ";"):
+			return nil, errs.Invalidf("the query string does not parse: the parameter name %q: %v", rawName, err)
+		case valueErr != nil || strings.Contains(rawValue, ";"):
+			return nil, errs.InvalidFields(errs.FieldError{Property: name, Message: "the query string does not parse: " + err.Error()})
+		}
+	}
+	return nil, errs.Invalidf("the query string does not parse: %v", err)
 }

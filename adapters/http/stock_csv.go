@@ -35,7 +35,10 @@ func (h *Handler) stockCSVRoutes() {
 // exportStock streams every mapping as CSV. Until the first row is written
 // an error is an ordinary error response; after it, the connection is cut.
 func (h *Handler) exportStock(w http.ResponseWriter, r *http.Request) error {
-	query := r.URL.Query()
+	query, err := parseQuery(r)
+	if err != nil {
+		return err
+	}
 	for name := range query {
 		if name != "warehouse" {
 			return errs.Invalidf("unknown query parameter %q; allowed: warehouse", name)
@@ -59,7 +62,7 @@ func (h *Handler) exportStock(w http.ResponseWriter, r *http.Request) error {
 		out, err = stockcsv.NewWriter(w)
 		return err
 	}
-	err := h.app.ExportStock(r.Context(), code, func(row ports.StockExportRow) error {
+	err = h.app.ExportStock(r.Context(), code, func(row ports.StockExportRow) error {
 		if out == nil {
 			if err := start(); err != nil {
 				return err

@@ -81,7 +81,6 @@ func (h *Handler) createUser(w http.ResponseWriter, r *http.Request) error {
 	}
 	c := userCreatedJSON{ID: id, Location: h.location(r, "/api/users/"+strconv.FormatInt(id, 10)), Key: key}
 	w.Header().Set("Location", c.Location)
-	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, http.StatusCreated, dataBody[userCreatedJSON]{Success: true, Data: c})
 	return nil
 }
@@ -134,7 +133,6 @@ func (h *Handler) rotateUserKey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, http.StatusOK, dataBody[keyJSON]{Success: true, Data: keyJSON{Key: key}})
 	return nil
 }
