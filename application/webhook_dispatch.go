@@ -3,6 +3,7 @@ package application
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -122,6 +123,8 @@ func (w *WebhookDispatcher) attempt(ctx context.Context, sender ports.WebhookSen
 		Timestamp: w.clock.Now(), Body: body,
 	})
 	switch {
+	case err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return attemptOutcome{Err: fmt.Errorf("timed out after %s s", strconv.FormatFloat(w.Timeout.Seconds(), 'f', -1, 64))}
 	case err != nil:
 		return attemptOutcome{Err: err}
 	case status < 200 || status > 299:

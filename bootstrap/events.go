@@ -21,7 +21,7 @@ import (
 // deliveries' leases keep them from making one attempt twice.
 func runWebhookDispatcher(lc fx.Lifecycle, app *application.App, c Config, log *zap.Logger) {
 	if c.WebhookAllowPrivate {
-		log.Warn("webhooks may deliver to private and loopback addresses (INVENTORY_WEBHOOK_ALLOW_PRIVATE)")
+		log.Warn("webhooks may deliver to loopback, private, link-local and unspecified addresses (INVENTORY_WEBHOOK_ALLOW_PRIVATE)")
 	}
 	d := app.WebhookDispatcher(webhook.NewSender(c.WebhookAllowPrivate))
 	log = log.Named("webhooks")

@@ -499,3 +499,65 @@ func TestStockCSVImportRacingDuplicates(t *testing.T) {
 		}
 	})
 }
+
+// A code that begins as a formula does is written with a ' in front, so that
+// no spreadsheet runs it, and an import of the export's cells takes the '
+// away again: the round trip finds the same warehouse, bins and products.
+func TestStockCSVEscapesFormulas(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		e := newStockEnv(t, databaseURL)
+		wh, _ := e.newWarehouse("=WH", true)
+		bins := map[string]int64{}
+		for _, c := range []string{"+B1", "-B2", "@B3", "=B4"} {
+			bins[c] = e.newBin(wh, c)
+		}
+		numbers := []string{`=HYPERLINK("http://evil.example","x")`, "@SUM(A1:A9)", "-7", "+cmd|' /C calc'!A0"}
+		var articles []int64
+		for i, n := range numbers {
+			id, err := e.App.CreateArticleDetail(e.ctx, int64(11+i), n, "", 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			articles = append(articles, id)
+		}
+		order := []string{"+B1", "-B2", "=B4", "@B3"} // the export's byte order
+		e.mustSucceed("set", stockSetOp(articles[0], 1, stockBin(bins["+B1"])), stockSetOp(articles[1], 2, stockBin(bins["-B2"])),
+			stockSetOp(articles[2], 3, stockBin(bins["=B4"])), stockSetOp(articles[3], 4, stockBin(bins["@B3"])))
+
+		raw, rows := e.exportCSV("")
+		if len(rows) != 4 {
+			t.Fatalf("export rows %q", rows)
+		}
+		for i, r := range rows {
+			for _, cell := range r {
+				if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) {
+					t.Errorf("export cell %q would run as a formula:\n%s", cell, raw)
+				}
+			}
+			if want := []string{"'=WH", "'" + order[i], "'" + numbers[i]}; !slices.Equal(r[:3], want) {
+				t.Errorf("export row %d: %q, want %q", i+2, r[:3], want)
+			}
+		}
+
+		// The export's cells as they are, with other quantities.
+		body := stockImportHeader + "\n"
+		for i, r := range rows {
+			body += fmt.Sprintf("%s,%s,%s,%d\n", csvCell(r[0]), csvCell(r[1]), csvCell(r[2]), 10+i)
+		}
+		e.importOK("set", "formulas", body, 4)
+		for i, a := range articles {
+			e.expectStock("after the import", a, map[int64]int{bins[order[i]]: 10 + i})
+		}
+		if _, again := e.exportCSV(""); !slices.EqualFunc(again, rows, func(a, b []string) bool { return slices.Equal(a[:3], b[:3]) }) {
+			t.Errorf("codes after the round trip\n got %q\nwant %q", again, rows)
+		}
+	})
+}
+
+// csvCell quotes a cell as RFC 4180 does when it has to.
+func csvCell(s string) string {
+	if strings.ContainsAny(s, "\",\r\n") {
+		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	}
+	return s
+}

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -544,6 +546,121 @@ func TestWebhookDeliveriesFollowWhatEachWebhookReceives(t *testing.T) {
 		f.put(t, f.art1, ohWarehouse(f.main), 7)
 		if s := count(status); s != 2 {
 			t.Fatalf("after deleting the other webhook: %d deliveries, want 2", s)
+		}
+	})
+}
+
+// Every special-purpose address range is refused at delivery; the ranges
+// other than loopback, private, link-local and unspecified stay refused when
+// INVENTORY_WEBHOOK_ALLOW_PRIVATE lets those four through. The URLs hold
+// literal addresses: nothing is dialled.
+func TestWebhookRefusesSpecialPurposeAddresses(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		f := ohSetup(t, databaseURL)
+		local := []string{"http://0.0.0.0:9/", "http://10.0.0.1/", "http://127.0.0.1:9/", "http://169.254.169.254/latest/meta-data/",
+			"http://172.16.0.1/", "http://192.168.1.1/", "http://[::]:9/", "http://[::1]:9/", "http://[fd00::1]/", "http://[fe80::1%25eth0]/"}
+		special := []string{"http://0.1.2.3/", "http://100.100.100.200/latest/meta-data/", "http://192.0.0.170/", "http://192.0.2.1/",
+			"http://192.31.196.1/", "http://192.52.193.1/", "http://192.88.99.1/", "http://192.175.48.1/", "http://198.18.0.1/",
+			"http://198.19.255.254/", "http://198.51.100.1/", "http://203.0.113.1/", "http://224.0.0.1/", "http://240.0.0.1/",
+			"http://255.255.255.255/", "http://[::2]/", "http://[::ffff:100.64.0.1]/", "http://[::ffff:0:808:808]/",
+			"http://[64:ff9b::a9fe:a9fe]/", "http://[64:ff9b:1::1]/", "http://[100::1]/", "http://[100:0:0:1::1]/", "http://[2001::1]/",
+			"http://[2001:db8::1]/", "http://[2002:a9fe:a9fe::1]/", "http://[2620:4f:8000::1]/", "http://[3fff::1]/", "http://[5f00::1]/",
+			"http://[fec0::1]/", "http://[ff02::1]/"}
+		hooks := map[string]int64{}
+		for _, u := range append(slices.Clone(local), special...) {
+			hooks[u], _ = whCreate(t, f.env, map[string]any{"url": u, "events": []string{"stock.changed"}})
+		}
+		f.put(t, f.art1, ohWarehouse(f.main), 1)
+		dispatchAll := func(d *application.WebhookDispatcher, n int) {
+			t.Helper()
+			failed := 0
+			for deadline := time.Now().Add(5 * time.Second); failed < n && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+				r := whDispatch(t, d)
+				if r.Sent+r.GivenUp != 0 {
+					t.Fatalf("report %+v: a delivery went out", r)
+				}
+				failed += r.Retrying
+			}
+			if failed != n {
+				t.Fatalf("%d attempts failed, want %d", failed, n)
+			}
+		}
+		expect := func(urls []string, attempts int) {
+			t.Helper()
+			for _, u := range urls {
+				dl := whDeliveries(t, f.env, hooks[u])
+				if len(dl) != 1 || dl[0]["lastError"] != "address not allowed" || dl[0]["attempts"] != float64(attempts) || dl[0]["lastStatusCode"] != nil {
+					t.Errorf("%s: deliveries %v, want %d attempts refused", u, dl, attempts)
+				}
+			}
+		}
+		dispatchAll(whDispatcher(f.env, false), len(hooks))
+		expect(local, 1)
+		expect(special, 1)
+
+		for _, u := range local {
+			if res := f.env.Do(t, http.MethodDelete, fmt.Sprintf("/api/webhooks/%d", hooks[u]), nil); res.Status != http.StatusOK && res.Status != http.StatusNoContent {
+				t.Fatalf("delete %s: %s", u, res)
+			}
+		}
+		time.Sleep(150 * time.Millisecond) // the quick schedule's first retry
+		dispatchAll(whDispatcher(f.env, true), len(special))
+		expect(special, 2)
+	})
+}
+
+// A delivery's lastError tells what happened in words, without the raw
+// error of the network stack: no address of the receiver or of the resolver.
+func TestWebhookLastErrorSaysWhatHappened(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		f := ohSetup(t, databaseURL)
+		closed := httptest.NewServer(http.NotFoundHandler())
+		closed.Close()
+		plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusInternalServerError) }))
+		t.Cleanup(plain.Close)
+		untrusted := httptest.NewUnstartedServer(http.NotFoundHandler())
+		untrusted.Config.ErrorLog = log.New(io.Discard, "", 0) // the handshake the test makes fail
+		untrusted.StartTLS()
+		t.Cleanup(untrusted.Close)
+		slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			_, _ = io.Copy(io.Discard, r.Body) // so that the server notices the client leave
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+		}))
+		t.Cleanup(slow.Close)
+		want := map[string]string{
+			closed.URL:                    "connection refused",
+			"http://nonexistent.invalid/": "could not resolve the host name",
+			slow.URL:                      "timed out after 0.3 s",
+			"https" + strings.TrimPrefix(plain.URL, "http"): "TLS handshake failed: the receiver answered in plain HTTP",
+			untrusted.URL:               "TLS handshake failed: the certificate is not signed by a trusted authority",
+			plain.URL:                   "the receiver answered HTTP 500",
+			"http://[64:ff9b::7f00:1]/": "address not allowed",
+		}
+		hooks := map[string]int64{}
+		for u := range want {
+			hooks[u], _ = whCreate(t, f.env, map[string]any{"url": u, "events": []string{"stock.changed"}})
+		}
+		f.put(t, f.art1, ohWarehouse(f.main), 1)
+		d := whDispatcher(f.env, true)
+		d.Timeout = 300 * time.Millisecond
+		if r := whDispatch(t, d); r.Retrying != len(want) {
+			t.Fatalf("report %+v, want %d failed attempts", r, len(want))
+		}
+		address := regexp.MustCompile(`\d+\.\d+\.\d+\.\d+|\[?[0-9a-fA-F]*:[0-9a-fA-F:]*:[0-9a-fA-F]*\]?|dial tcp|lookup`)
+		for u, msg := range want {
+			dl := whDeliveries(t, f.env, hooks[u])
+			got, _ := dl[0]["lastError"].(string)
+			if got != msg {
+				t.Errorf("%s: lastError %q, want %q", u, got, msg)
+			}
+			if a := address.FindString(got); a != "" {
+				t.Errorf("%s: lastError %q shows %q", u, got, a)
+			}
 		}
 	})
 }

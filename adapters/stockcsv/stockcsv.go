@@ -1,7 +1,9 @@
 // Package stockcsv is the CSV form of stock, shared by every adapter that
 // offers it (the JSON API and the console): the export's columns and the
 // import's, read and written with encoding/csv (RFC 4180 quoting; an import
-// may end its lines in CRLF or LF, the export ends them in LF).
+// may end its lines in CRLF or LF, the export ends them in LF). A cell a
+// spreadsheet would run as a formula is written with a ' in front, and an
+// import takes that ' away again (Escape, Unescape).
 package stockcsv
 
 import (
@@ -32,6 +34,31 @@ var ImportHeader = []string{"warehouseCode", "binLocationCode", "articleDetailNu
 // timeLayout is the API's timestamp, always written in UTC.
 const timeLayout = "2006-01-02T15:04:05-0700"
 
+// formulaStarts are the first characters that make a spreadsheet read a cell
+// as a formula (or, tab and carriage return, hide one behind white space).
+// Codes and numbers may begin with any of them.
+const formulaStarts = "=+-@\t\r"
+
+// Escape puts a ' in front of a cell that begins with one of =, +, -, @, a
+// tab or a carriage return, so that no spreadsheet runs it as a formula: a
+// spreadsheet takes a leading ' as "this is text" and shows the rest.
+func Escape(cell string) string {
+	if cell != "" && strings.IndexByte(formulaStarts, cell[0]) >= 0 {
+		return "'" + cell
+	}
+	return cell
+}
+
+// Unescape takes away the ' that Escape put in front: one ' at the start of
+// a cell, when one of the characters Escape guards follows it. Any other '
+// is part of the text.
+func Unescape(cell string) string {
+	if len(cell) > 1 && cell[0] == '\'' && strings.IndexByte(formulaStarts, cell[1]) >= 0 {
+		return cell[1:]
+	}
+	return cell
+}
+
 // Writer writes an export, one mapping a line, after the header.
 type Writer struct {
 	csv    *csv.Writer
@@ -55,6 +82,9 @@ func (x *Writer) Write(r ports.StockExportRow) error {
 	x.record[3] = strconv.FormatInt(r.ArticleDetailID, 10)
 	x.record[4], x.record[5] = strconv.Itoa(r.Stock), strconv.Itoa(r.ReservedStock)
 	x.record[6], x.record[7] = strconv.FormatBool(r.DefaultMapping), last
+	for i, cell := range x.record {
+		x.record[i] = Escape(cell) // every cell, so that no reader has to know which columns can begin so
+	}
 	return x.csv.Write(x.record)
 }
 
@@ -119,6 +149,9 @@ func readLine(number int, record []string) application.ImportLine {
 	if len(record) != len(ImportHeader) {
 		l.Problem = fmt.Sprintf("a line must have %d fields (%s), not %d", len(ImportHeader), strings.Join(ImportHeader, ","), len(record))
 		return l
+	}
+	for i, cell := range record {
+		record[i] = Unescape(cell)
 	}
 	var problems []string
 	parse := func(property, raw string) string {

@@ -2,6 +2,7 @@ package stockcsv
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -102,5 +103,87 @@ func TestWriterQuotesAndFormats(t *testing.T) {
 		"WH1,erp_null_bin_location,SKU,8,1,0,false,\n"
 	if buf.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
+	}
+}
+
+func TestEscapePutsAQuoteBeforeWhatASpreadsheetWouldRun(t *testing.T) {
+	for cell, want := range map[string]string{
+		`=HYPERLINK("http://x","y")`: `'=HYPERLINK("http://x","y")`,
+		"+cmd|' /C calc'!A0":         "'+cmd|' /C calc'!A0",
+		"-1":                         "'-1",
+		"@SUM(A1:A9)":                "'@SUM(A1:A9)",
+		"\t=1":                       "'\t=1",
+		"\r=1":                       "'\r=1",
+		"=":                          "'=",
+		"A-01":                       "A-01",
+		"SKU=1":                      "SKU=1",
+		"'=1":                        "'=1", // begins with ', which a spreadsheet does not run
+		" =1":                        " =1",
+		"":                           "",
+	} {
+		if got := Escape(cell); got != want {
+			t.Errorf("Escape(%q) = %q, want %q", cell, got, want)
+		}
+	}
+}
+
+func TestUnescapeTakesAwayOneQuoteBeforeWhatASpreadsheetWouldRun(t *testing.T) {
+	for cell, want := range map[string]string{
+		"'=1":       "=1",
+		"'+1":       "+1",
+		"'-1":       "-1",
+		"'@A":       "@A",
+		"'\tA":      "\tA",
+		"'\rA":      "\rA",
+		"''=1":      "''=1", // the first ' is not before one of them
+		"'A":        "'A",
+		"'":         "'",
+		"A'=1":      "A'=1",
+		"O'Neill-1": "O'Neill-1",
+		"":          "",
+	} {
+		if got := Unescape(cell); got != want {
+			t.Errorf("Unescape(%q) = %q, want %q", cell, got, want)
+		}
+	}
+	for _, cell := range []string{"=1", "+1", "-1", "@A", "\tA", "\rA", "A-01", "'A", "", "O'Neill"} {
+		if got := Unescape(Escape(cell)); got != cell {
+			t.Errorf("Unescape(Escape(%q)) = %q", cell, got)
+		}
+	}
+}
+
+func TestAnImportReadsTheCodesAnExportWrote(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	codes := []string{"=WH", "+B1", "-B2", "@B3", "=SUM(1)"}
+	if err := w.Write(ports.StockExportRow{WarehouseCode: codes[0], BinLocationCode: codes[1], ArticleDetailNumber: codes[2], Stock: 3, ReservedStock: -1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(ports.StockExportRow{WarehouseCode: codes[0], BinLocationCode: codes[3], ArticleDetailNumber: codes[4], Stock: 4}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	want := "'=WH,'+B1,'-B2,0,3,'-1,false,\n'=WH,'@B3,'=SUM(1),0,4,0,false,\n"
+	if got := strings.SplitN(buf.String(), "\n", 2)[1]; got != want {
+		t.Fatalf("export rows\n%q\nwant\n%q", got, want)
+	}
+	// The import file a spreadsheet user makes of it: the code cells as they
+	// are, the stock as the quantity.
+	lines, err := ReadImport([]byte(header + "\n'=WH,'+B1,'-B2,3\n'=WH,'@B3,'=SUM(1),'-4\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantLines := []application.ImportLine{
+		{Line: 2, WarehouseCode: "=WH", BinLocationCode: "+B1", ArticleDetailNumber: "-B2", Quantity: 3},
+		{Line: 3, WarehouseCode: "=WH", BinLocationCode: "@B3", ArticleDetailNumber: "=SUM(1)", Quantity: -4},
+	}
+	if !slices.Equal(lines, wantLines) {
+		t.Errorf("import\n got %+v\nwant %+v", lines, wantLines)
 	}
 }
