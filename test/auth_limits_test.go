@@ -13,8 +13,8 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// Section L, Authentication: failed attempts per user name and per client
-// address, in one instance.
+// Section L, Authentication: failed attempts per client address, and per
+// user name for the addresses that made them, in one instance.
 
 // attempt sends a request from addr straight to the handler, so that the
 // test can speak from many client addresses.
@@ -29,33 +29,57 @@ func (e *usersEnv) attempt(addr, name, key string) *httptest.ResponseRecorder {
 	return rec
 }
 
-func TestFailedAttemptsLockAUserName(t *testing.T) {
+// locked tells whether rec is the 429 of a lockout, waiting wait seconds.
+func locked(rec *httptest.ResponseRecorder, wait string) bool {
+	return rec.Code == http.StatusTooManyRequests && rec.Header().Get("Retry-After") == wait &&
+		strings.Contains(rec.Body.String(), `"success":false`)
+}
+
+func TestFailedAttemptsForANameLockOnlyTheAddressesThatMadeThem(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
 		e := newUsersEnv(t, databaseURL)
-		_, shopKey := e.addUser("shop", "reader")
 		_, otherKey := e.addUser("other", "reader")
-		// 20 wrong keys for shop, each from an address of its own.
-		for i := 1; i <= 20; i++ {
-			if rec := e.attempt(fmt.Sprintf("10.0.0.%d", i), "shop", "wrong-key-0123456789"); rec.Code != http.StatusUnauthorized {
-				t.Fatalf("attempt %d: %d", i, rec.Code)
+		// 100 wrong keys for the admin's name from six addresses, none of
+		// which reaches the limit of an address.
+		six := []string{"10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4", "10.0.0.5", "10.0.0.6"}
+		for i, n := range []int{17, 17, 17, 17, 16, 16} {
+			for j := 1; j <= n; j++ {
+				if rec := e.attempt(six[i], apitest.User, "wrong-key-0123456789"); rec.Code != http.StatusUnauthorized {
+					t.Fatalf("failure %d from %s: %d %s", j, six[i], rec.Code, rec.Body)
+				}
 			}
 		}
-		// The 21st attempt is the first 429, even with the right key.
-		rec := e.attempt("10.0.1.1", "shop", shopKey)
-		if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") != "60" ||
-			!strings.Contains(rec.Body.String(), `"success":false`) {
-			t.Fatalf("the 21st attempt: %d %v %s", rec.Code, rec.Header(), rec.Body)
+		// The admin, from an address without a failure, signs in.
+		if rec := e.attempt("10.0.0.7", apitest.User, usersAdminKey); rec.Code != http.StatusOK {
+			t.Fatalf("the right key from a seventh address: %d %s", rec.Code, rec.Body)
 		}
-		// Other users from the same address are unaffected.
-		if rec := e.attempt("10.0.1.1", "other", otherKey); rec.Code != http.StatusOK {
-			t.Fatalf("another user: %d %s", rec.Code, rec.Body)
+		// From each of the six, the 101st attempt is the first 429, even
+		// with the right key; another name from there is unaffected.
+		for _, addr := range six {
+			if rec := e.attempt(addr, apitest.User, usersAdminKey); !locked(rec, "60") {
+				t.Fatalf("the right key from %s: %d %v %s", addr, rec.Code, rec.Header(), rec.Body)
+			}
+		}
+		if rec := e.attempt(six[0], "other", otherKey); rec.Code != http.StatusOK {
+			t.Fatalf("another user from %s: %d %s", six[0], rec.Code, rec.Body)
+		}
+		// A failure of its own makes the seventh address one of them.
+		if rec := e.attempt("10.0.0.7", apitest.User, "wrong-key-0123456789"); rec.Code != http.StatusUnauthorized {
+			t.Fatalf("a wrong key from the seventh address: %d", rec.Code)
+		}
+		if rec := e.attempt("10.0.0.7", apitest.User, usersAdminKey); !locked(rec, "60") {
+			t.Fatalf("the right key from the seventh address after its failure: %d %v", rec.Code, rec.Header())
+		}
+		// A 429 is no failure: 100 more wrong keys from the six halfway do
+		// not keep the name locked longer.
+		e.clock.Advance(30 * time.Second)
+		for i := 0; i < 100; i++ {
+			if rec := e.attempt(six[i%6], apitest.User, "wrong-key-0123456789"); !locked(rec, "30") {
+				t.Fatalf("still locked halfway: %d %v", rec.Code, rec.Header())
+			}
 		}
 		e.clock.Advance(30 * time.Second)
-		if rec := e.attempt("10.0.1.2", "shop", shopKey); rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") != "30" {
-			t.Fatalf("still locked halfway: %d %v", rec.Code, rec.Header())
-		}
-		e.clock.Advance(30 * time.Second)
-		if rec := e.attempt("10.0.1.2", "shop", shopKey); rec.Code != http.StatusOK {
+		if rec := e.attempt(six[1], apitest.User, usersAdminKey); rec.Code != http.StatusOK {
 			t.Fatalf("after the window the right key works again: %d %s", rec.Code, rec.Body)
 		}
 	})
@@ -70,7 +94,8 @@ func TestFailedAttemptsLockAClientAddress(t *testing.T) {
 				t.Fatalf("without credentials: %d", rec.Code)
 			}
 		}
-		// 20 guesses of user names from one address, a NUL among them.
+		// 20 guesses of user names from one address, a NUL among them, and
+		// halfway a success, which resets nothing.
 		for i := 1; i <= 20; i++ {
 			name := fmt.Sprintf("guess%d", i)
 			if i == 1 {
@@ -79,14 +104,29 @@ func TestFailedAttemptsLockAClientAddress(t *testing.T) {
 			if rec := e.attempt("192.0.2.7", name, "whatever"); rec.Code != http.StatusUnauthorized {
 				t.Fatalf("guess %d: %d", i, rec.Code)
 			}
+			if i == 10 {
+				if rec := e.attempt("192.0.2.7", apitest.User, usersAdminKey); rec.Code != http.StatusOK {
+					t.Fatalf("the right key after 10 failures: %d %s", rec.Code, rec.Body)
+				}
+			}
 		}
-		if rec := e.attempt("192.0.2.7", apitest.User, usersAdminKey); rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") == "" {
-			t.Fatalf("the address is locked, even for right credentials: %d", rec.Code)
+		// After 20 failures the next attempt is a 429, whatever the name,
+		// even with the right key.
+		if rec := e.attempt("192.0.2.7", apitest.User, usersAdminKey); !locked(rec, "60") {
+			t.Fatalf("the address is locked, even for right credentials: %d %v", rec.Code, rec.Header())
 		}
 		if rec := e.attempt("192.0.2.8", apitest.User, usersAdminKey); rec.Code != http.StatusOK {
 			t.Fatalf("another address is unaffected: %d %s", rec.Code, rec.Body)
 		}
-		e.clock.Advance(time.Minute)
+		// A 429 is no failure: 20 more wrong keys halfway do not keep the
+		// address locked longer.
+		e.clock.Advance(30 * time.Second)
+		for i := 21; i <= 40; i++ {
+			if rec := e.attempt("192.0.2.7", fmt.Sprintf("guess%d", i), "whatever"); !locked(rec, "30") {
+				t.Fatalf("halfway: %d %v", rec.Code, rec.Header())
+			}
+		}
+		e.clock.Advance(30 * time.Second)
 		if rec := e.attempt("192.0.2.7", apitest.User, usersAdminKey); rec.Code != http.StatusOK {
 			t.Fatalf("after the window: %d", rec.Code)
 		}

@@ -7,20 +7,12 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"go.uber.org/zap"
 
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/user"
-)
-
-// Failed authentication attempts allowed per user name and per client
-// address within the window, in each instance (extensions.md section L).
-const (
-	maxFailedAttempts = 20
-	attemptWindow     = time.Minute
 )
 
 var basicChallenge = `Basic realm="` + user.Realm + `"`
@@ -45,9 +37,10 @@ func principalOf(ctx context.Context) *application.Principal {
 
 // authenticate checks the credentials of the request, Basic or Digest, and
 // returns the request carrying the principal. A request without credentials
-// is not an attempt; a failed one counts against its user name and client
-// address, and when either has failed too often, even right credentials get
-// 429 until the window has passed.
+// is not an attempt; a failed one counts against its client address and its
+// user name, and when the address has failed too often, or the name has and
+// this address took part, even right credentials get 429 (lockout.Attempts).
+// A stale Digest nonce and a 429 are no failures.
 func (h *Handler) authenticate(r *http.Request) (*http.Request, error) {
 	header := r.Header.Get("Authorization")
 	if header == "" {
@@ -63,12 +56,8 @@ func (h *Handler) authenticate(r *http.Request) (*http.Request, error) {
 		name = n
 	}
 	addr := h.ClientAddress(r)
-	keys := []string{"address " + addr}
-	if user.ValidName(name) {
-		keys = append(keys, "user "+name)
-	}
 	now := h.cfg.now()
-	if wait := h.attempts.lockedFor(now, keys...); wait > 0 {
+	if wait := h.attempts.lockedFor(now, addr, name); wait > 0 {
 		return r, &protocolError{status: http.StatusTooManyRequests, retryAfter: int(math.Ceil(wait.Seconds())),
 			message: "too many failed authentication attempts, try again later"}
 	}
@@ -88,7 +77,7 @@ func (h *Handler) authenticate(r *http.Request) (*http.Request, error) {
 	}
 	if p == nil {
 		if !stale {
-			h.attempts.fail(now, keys...)
+			h.attempts.fail(now, addr, name)
 			// Never the key or the header: the user name as sent, bounded.
 			h.log.Warn("authentication failed", zap.String("request_id", requestID(r.Context())),
 				zap.String("user", logSafe(name)), zap.String("client", addr), zap.String("reason", reason))

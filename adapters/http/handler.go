@@ -3,7 +3,6 @@
 package http
 
 import (
-	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/idempotency"
+	"github.com/shopstock/inventory/domain/lockout"
 )
 
 // Config is what the adapter needs beyond the use cases.
@@ -40,9 +40,9 @@ type Config struct {
 	TrustedProxies []netip.Prefix
 	// Now is the clock of the failed-attempt limits; nil means time.Now.
 	Now func() time.Time
-	// FailedAttempts is how many failed authentications one user name or
-	// client address may have within a minute; 0 means the contract's 20.
-	FailedAttempts int
+	// Lockout is the rule of failed authentication attempts; its zero
+	// fields take the contract's values (lockout.Contract).
+	Lockout lockout.Rule
 }
 
 func (c Config) now() time.Time {
@@ -65,7 +65,7 @@ type Handler struct {
 	validator *validator.Validate
 	requests  *prometheus.CounterVec
 	durations *prometheus.HistogramVec
-	attempts  *attemptLimiter
+	attempts  *attemptGuard
 	// unlisted lists routes registered without an entry in routeActions.
 	unlisted []string
 	inFlight chan struct{}
@@ -81,7 +81,7 @@ func NewHandler(app *application.App, log *zap.Logger, cfg Config, ready Readine
 	}
 	h := &Handler{
 		app: app, log: log, cfg: cfg, ready: ready, mux: http.NewServeMux(), validator: newValidator(),
-		attempts: newAttemptLimiter(cmp.Or(cfg.FailedAttempts, maxFailedAttempts), attemptWindow),
+		attempts: newAttemptGuard(cfg.Lockout),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "inventory_http_requests_total", Help: "HTTP requests by route and status.",
 		}, []string{"method", "route", "status"}),

@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"go.uber.org/zap"
-
-	"github.com/shopstock/inventory/domain/user"
 )
 
 // Mount serves another adapter (the console) under prefix, inside this
@@ -29,27 +27,17 @@ func (h *Handler) IsHTTPS(r *http.Request) bool {
 		strings.EqualFold(strings.TrimSpace(strings.Split(r.Header.Get("X-Forwarded-Proto"), ",")[0]), "https")
 }
 
-// attemptKeys are what a failed authentication counts against: the client
-// address, and the user name when it could be one.
-func (h *Handler) attemptKeys(r *http.Request, name string) []string {
-	keys := []string{"address " + h.ClientAddress(r)}
-	if user.ValidName(name) {
-		keys = append(keys, "user "+name)
-	}
-	return keys
-}
-
 // SignInLocked tells how long sign-ins as name from this client must wait
-// (0: none), under the API's failed-attempt limits, so that another
-// adapter's sign-in form is no way around them.
+// (0: none), under the API's failed-attempt limits and with the same
+// counts, so that another adapter's sign-in form is no way around them.
 func (h *Handler) SignInLocked(r *http.Request, name string) time.Duration {
-	return h.attempts.lockedFor(h.cfg.now(), h.attemptKeys(r, name)...)
+	return h.attempts.lockedFor(h.cfg.now(), h.ClientAddress(r), name)
 }
 
 // SignInFailed counts a failed sign-in like a failed API authentication,
 // and logs it the same way (never the key).
 func (h *Handler) SignInFailed(r *http.Request, name string) {
-	h.attempts.fail(h.cfg.now(), h.attemptKeys(r, name)...)
+	h.attempts.fail(h.cfg.now(), h.ClientAddress(r), name)
 	h.log.Warn("authentication failed", zap.String("request_id", requestID(r.Context())),
 		zap.String("user", logSafe(name)), zap.String("client", h.ClientAddress(r)), zap.String("reason", "console sign-in: wrong user, key or disabled user"))
 }

@@ -30,6 +30,7 @@ import (
 	"github.com/shopstock/inventory/adapters/bunstore"
 	httpapi "github.com/shopstock/inventory/adapters/http"
 	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/lockout"
 	"github.com/shopstock/inventory/domain/user"
 )
 
@@ -60,7 +61,7 @@ func New(t *testing.T, databaseURL string) *Env {
 	t.Helper()
 	// Tests of everything but the limit itself send many wrong credentials
 	// from one address; the limit has tests of its own at its real value.
-	return NewWithConfig(t, databaseURL, httpapi.Config{FailedAttempts: 1 << 20})
+	return NewWithConfig(t, databaseURL, httpapi.Config{Lockout: lockout.Rule{PerAddress: 1 << 20, PerName: 1 << 20}})
 }
 
 // NewWithConfig is New with the HTTP adapter's configuration (limits,
