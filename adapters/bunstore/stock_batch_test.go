@@ -10,12 +10,12 @@ import (
 	"github.com/uptrace/bun/schema"
 )
 
-func TestUnpackMappingsReadsWhatPostgreSQLPacks(t *testing.T) {
+func TestUnpackMappingsReadsWhatSQLitePacks(t *testing.T) {
 	// Codes may hold the separators of the records and fields, and any
 	// UTF-8: they travel length-prefixed, in bytes.
-	packed := "7,3,1,42,5,0,1,1732406400123456;9,4,1,42,-0,2,0,"
+	packed := "7,3,1,42,5,0,1,2026-11-23 10:00:00.123456+00:00;9,4,1,42,-0,2,0,"
 	codes := "5:A;1,:" + "8:Fach-ä:"
-	rows, err := unpackMappings(packed, codes, microsTake)
+	rows, err := unpackMappings(packed, codes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,25 +27,54 @@ func TestUnpackMappingsReadsWhatPostgreSQLPacks(t *testing.T) {
 		first.Stock != 5 || first.ReservedStock != 0 || !first.IsDefault || first.BinCode != "A;1,:" {
 		t.Errorf("first row %+v", first)
 	}
-	want := time.Date(2024, 11, 24, 0, 0, 0, 123456000, time.UTC)
+	want := time.Date(2026, 11, 23, 10, 0, 0, 123456000, time.UTC)
 	if first.LastStockTake == nil || !first.LastStockTake.Equal(want) {
 		t.Errorf("first stocktake %v, want %v", first.LastStockTake, want)
 	}
 	if second.ID != 9 || second.ReservedStock != 2 || second.IsDefault || second.LastStockTake != nil || second.BinCode != "Fach-ä:" {
 		t.Errorf("second row %+v", second)
 	}
-	// SQLite packs the stocktake as it stores it.
-	rows, err = unpackMappings("7,3,1,42,5,0,1,2026-11-23 10:00:00.123456+00:00", "0:", parsedTime)
-	if err != nil || len(rows) != 1 || rows[0].LastStockTake == nil ||
-		!rows[0].LastStockTake.Equal(time.Date(2026, 11, 23, 10, 0, 0, 123456000, time.UTC)) {
-		t.Errorf("SQLite's stocktake: %+v, %v", rows, err)
-	}
-	if rows, err := unpackMappings("", "", microsTake); err != nil || rows != nil {
+	if rows, err := unpackMappings("", ""); err != nil || rows != nil {
 		t.Errorf("nothing packed: %v, %v", rows, err)
 	}
 	for _, bad := range [][2]string{{"1,2,3", "0:"}, {"1,2,3,4,5,6,x,", "0:"}, {"1,2,3,4,5,6,0,", "9:abc"}, {"1,2,3,4,5,6,0,", ""}, {"1,2,3,4,5,6,0,,9", "0:"}, {"1,2,3,4,5,6,0,x", "0:"}} {
-		if _, err := unpackMappings(bad[0], bad[1], microsTake); err == nil {
+		if _, err := unpackMappings(bad[0], bad[1]); err == nil {
 			t.Errorf("unpackMappings(%q, %q) accepted", bad[0], bad[1])
+		}
+	}
+}
+
+func TestMappingFromTextReadsPostgreSQLsTextRow(t *testing.T) {
+	text := func(fields ...string) [][]byte {
+		row := make([][]byte, len(fields))
+		for i, f := range fields {
+			if f != "NULL" {
+				row[i] = []byte(f)
+			}
+		}
+		return row
+	}
+	row, err := mappingFromText(text("7", "3", "1", "42", "-5", "0", "t", "1732406400123456", "Fach-ä"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := time.Date(2024, 11, 24, 0, 0, 0, 123456000, time.UTC)
+	if row.ID != 7 || row.BinLocationID != 3 || row.WarehouseID != 1 || row.ArticleDetailID != 42 || row.Stock != -5 ||
+		row.ReservedStock != 0 || !row.IsDefault || row.BinCode != "Fach-ä" || row.LastStockTake == nil || !row.LastStockTake.Equal(want) {
+		t.Errorf("row %+v, stocktake %v", row, row.LastStockTake)
+	}
+	row, err = mappingFromText(text("9", "4", "1", "42", "0", "2", "f", "NULL", ""))
+	if err != nil || row.IsDefault || row.LastStockTake != nil || row.BinCode != "" || row.ReservedStock != 2 {
+		t.Errorf("row without stocktake or code: %+v, %v", row, err)
+	}
+	for _, bad := range [][][]byte{
+		text("1", "2", "3"),
+		text("1", "2", "3", "4", "x", "0", "t", "NULL", ""),
+		text("1", "2", "3", "4", "5", "0", "t", "soon", ""),
+		text("1", "2", "3", "4", "5", "0", "t", "NULL", "", "extra"),
+	} {
+		if _, err := mappingFromText(bad); err == nil {
+			t.Errorf("mappingFromText(%q) accepted", bad)
 		}
 	}
 }
