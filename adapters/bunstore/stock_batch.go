@@ -715,30 +715,29 @@ func (r stockMappings) updatePostgres(ctx context.Context, rows []mappingRow, ch
 }
 
 // updateSQLite is one set-based statement, its values bound as parameters
-// (parsed once, not a thousand statement executions), what every row
-// shares bound once.
+// (parsed once, not a thousand statement executions).
 func (r stockMappings) updateSQLite(ctx context.Context, rows []mappingRow, changed int) error {
 	c := newSQLiteColumns(len(rows))
-	sqliteColumn(c, rows, "id", func(m *mappingRow) int64 { return m.ID }, func(v int64) any { return v })
+	sqliteColumn(c, rows, "id", func(m *mappingRow) any { return m.ID })
 	sets := []string{}
 	if changed&changedStock != 0 {
-		sqliteColumn(c, rows, "stock", func(m *mappingRow) int { return m.Stock }, func(v int) any { return v })
+		sqliteColumn(c, rows, "stock", func(m *mappingRow) any { return m.Stock })
 		sets = append(sets, "stock = v.stock")
 	}
 	if changed&changedReserved != 0 {
-		sqliteColumn(c, rows, "reserved", func(m *mappingRow) int { return m.ReservedStock }, func(v int) any { return v })
+		sqliteColumn(c, rows, "reserved", func(m *mappingRow) any { return m.ReservedStock })
 		sets = append(sets, "reserved_stock = v.reserved")
 	}
 	if changed&changedDefault != 0 {
-		sqliteColumn(c, rows, "is_default", func(m *mappingRow) bool { return m.IsDefault }, func(v bool) any { return v })
+		sqliteColumn(c, rows, "is_default", func(m *mappingRow) any { return m.IsDefault })
 		sets = append(sets, "is_default = v.is_default")
 	}
 	if changed&changedTake != 0 {
-		sqliteColumn(c, rows, "take", func(m *mappingRow) *time.Time { return m.LastStockTake }, func(v *time.Time) any { return sqliteTime(v) })
+		sqliteColumn(c, rows, "take", func(m *mappingRow) any { return sqliteTime(m.LastStockTake) })
 		sets = append(sets, "last_stock_take = v.take")
 	}
-	return c.chunks(sqliteRowsChunk, false, func(chunk sqliteChunk) error {
-		return r.s.execPrepared(ctx, `WITH v(`+strings.Join(chunk.perRow, ", ")+`) AS (VALUES `+chunk.tuples+`)
+	return c.chunks(sqliteRowsChunk, func(chunk sqliteChunk) error {
+		return r.s.execPrepared(ctx, `WITH v(`+strings.Join(chunk.columns, ", ")+`) AS (VALUES `+chunk.tuples+`)
 UPDATE stock_mappings SET `+strings.Join(sets, ", ")+` FROM v WHERE stock_mappings.id = v.id`, chunk.args...)
 	})
 }

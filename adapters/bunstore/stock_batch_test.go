@@ -111,38 +111,30 @@ func TestPgColumnsSendWhatRowsShareOnce(t *testing.T) {
 	}
 }
 
-func TestSQLiteColumnsBindWhatRowsShareOnce(t *testing.T) {
+func TestSQLiteColumnsBindEveryRowInChunks(t *testing.T) {
 	type row struct{ id, stock int64 }
 	rows := []row{{1, 5}, {2, 5}, {3, 5}}
 	c := newSQLiteColumns(len(rows))
-	sqliteColumn(c, rows, "id", func(r *row) int64 { return r.id }, func(v int64) any { return v })
-	sqliteColumn(c, rows, "stock", func(r *row) int64 { return r.stock }, func(v int64) any { return v })
+	sqliteColumn(c, rows, "id", func(r *row) any { return r.id })
+	sqliteColumn(c, rows, "stock", func(r *row) any { return r.stock })
 	var got []sqliteChunk
 	collect := func(chunk sqliteChunk) error { got = append(got, chunk); return nil }
-	if err := c.chunks(2, true, collect); err != nil {
+	if err := c.chunks(2, collect); err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 || got[0].sharedTuple != "(?)" || got[0].tuples != "(?), (?)" || got[1].tuples != "(?)" ||
-		fmt.Sprint(got[0].shared, got[0].perRow, got[0].args, got[1].args) != "[stock] [id] [5 1 2] [5 3]" {
-		t.Errorf("shared: %+v", got)
+	if len(got) != 2 || got[0].tuples != "(?, ?), (?, ?)" || got[1].tuples != "(?, ?)" ||
+		fmt.Sprint(got[0].columns, got[0].args, got[1].args) != "[id stock] [1 5 2 5] [3 5]" {
+		t.Errorf("two chunks: %+v", got)
+	}
+	if want := "INSERT INTO t (id, stock) VALUES (?, ?), (?, ?)"; got[0].insert("t") != want {
+		t.Errorf("insert: got %s, want %s", got[0].insert("t"), want)
 	}
 	got = nil
-	if err := c.chunks(10, false, collect); err != nil {
+	if err := c.chunks(10, collect); err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || got[0].sharedTuple != "" || got[0].tuples != "(?, ?), (?, ?), (?, ?)" ||
-		fmt.Sprint(got[0].perRow, got[0].args) != "[id stock] [1 5 2 5 3 5]" {
-		t.Errorf("per row: %+v", got)
-	}
-	// One row: its values are not "shared", they are the row.
-	one := newSQLiteColumns(1)
-	sqliteColumn(one, rows[:1], "id", func(r *row) int64 { return r.id }, func(v int64) any { return v })
-	got = nil
-	if err := one.chunks(10, true, collect); err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 1 || got[0].sharedTuple != "" || got[0].tuples != "(?)" || fmt.Sprint(got[0].args) != "[1]" {
-		t.Errorf("one row: %+v", got)
+	if len(got) != 1 || got[0].tuples != "(?, ?), (?, ?), (?, ?)" || fmt.Sprint(got[0].args) != "[1 5 2 5 3 5]" {
+		t.Errorf("one chunk: %+v", got)
 	}
 }
 
