@@ -220,11 +220,11 @@ ON CONFLICT (article_detail_id) DO NOTHING`, bun.List(ids)); err != nil {
 func (r events) saveSnapshots(ctx context.Context, snapshots []ports.StockSnapshot) error {
 	if !r.s.db.postgres {
 		c := newSQLiteColumns(len(snapshots))
-		sqliteColumn(c, snapshots, "id", func(s *ports.StockSnapshot) int64 { return s.ArticleDetailID }, func(v int64) any { return v })
-		sqliteColumn(c, snapshots, "figures", func(s *ports.StockSnapshot) string { return s.Figures }, func(v string) any { return v })
-		sqliteColumn(c, snapshots, "below", func(s *ports.StockSnapshot) bool { return s.Below }, func(v bool) any { return v })
-		sqliteColumn(c, snapshots, "outstanding", func(s *ports.StockSnapshot) int { return s.Outstanding }, func(v int) any { return v })
-		return c.chunks(sqliteRowsChunk, false, func(chunk sqliteChunk) error {
+		sqliteColumn(c, snapshots, "id", func(s *ports.StockSnapshot) any { return s.ArticleDetailID })
+		sqliteColumn(c, snapshots, "figures", func(s *ports.StockSnapshot) any { return s.Figures })
+		sqliteColumn(c, snapshots, "below", func(s *ports.StockSnapshot) any { return s.Below })
+		sqliteColumn(c, snapshots, "outstanding", func(s *ports.StockSnapshot) any { return s.Outstanding })
+		return c.chunks(sqliteRowsChunk, func(chunk sqliteChunk) error {
 			return r.s.execPrepared(ctx, `WITH v(id, figures, below, outstanding) AS (VALUES `+chunk.tuples+`)
 UPDATE stock_snapshots SET figures = v.figures, below = v.below, outstanding = v.outstanding FROM v WHERE stock_snapshots.article_detail_id = v.id`, chunk.args...)
 		})
@@ -322,14 +322,14 @@ func (r events) Record(ctx context.Context, snapshots []ports.StockSnapshot, tot
 	for i, e := range evs {
 		rows[i] = eventRow{ID: first + int64(i), N: 1, Type: e.Type, CreatedAt: at.UTC(), Data: string(e.Data)}
 	}
-	// SQLite: the values bound as parameters of one prepared statement
-	// (the type and time bound once), not formatted into its text.
+	// SQLite: the values bound as parameters of one prepared statement,
+	// not formatted into its text.
 	c := newSQLiteColumns(len(rows))
-	sqliteColumn(c, rows, "id", func(e *eventRow) int64 { return e.ID }, func(v int64) any { return v })
-	sqliteColumn(c, rows, "type", func(e *eventRow) string { return e.Type }, func(v string) any { return v })
-	sqliteColumn(c, rows, "created_at", func(e *eventRow) time.Time { return e.CreatedAt }, func(v time.Time) any { return sqliteTime(&v) })
-	sqliteColumn(c, rows, "data", func(e *eventRow) string { return e.Data }, func(v string) any { return v })
-	if err := c.chunks(sqliteRowsChunk, true, func(chunk sqliteChunk) error {
+	sqliteColumn(c, rows, "id", func(e *eventRow) any { return e.ID })
+	sqliteColumn(c, rows, "type", func(e *eventRow) any { return e.Type })
+	sqliteColumn(c, rows, "created_at", func(e *eventRow) any { return sqliteTime(&e.CreatedAt) })
+	sqliteColumn(c, rows, "data", func(e *eventRow) any { return e.Data })
+	if err := c.chunks(sqliteRowsChunk, func(chunk sqliteChunk) error {
 		return r.s.execPrepared(ctx, chunk.insert("events"), chunk.args...)
 	}); err != nil {
 		return err

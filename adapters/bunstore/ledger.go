@@ -73,23 +73,22 @@ func (r ledger) append(ctx context.Context, entries []stock.LedgerEntry) error {
 	return r.appendSQLite(ctx, rows)
 }
 
-// appendSQLite binds the entries as parameters of multi-row inserts, a
-// value that every entry shares (the batch's key, user, time, type) once.
+// appendSQLite binds the entries as parameters of multi-row inserts.
 func (r ledger) appendSQLite(ctx context.Context, rows []ledgerRow) error {
 	c := newSQLiteColumns(len(rows))
-	sqliteColumn(c, rows, "article_detail_id", func(l *ledgerRow) int64 { return l.ArticleDetailID }, func(v int64) any { return v })
-	sqliteColumn(c, rows, "warehouse_id", func(l *ledgerRow) int64 { return l.WarehouseID }, func(v int64) any { return v })
-	sqliteColumn(c, rows, "bin_location_id", func(l *ledgerRow) int64 { return l.BinLocationID }, func(v int64) any { return v })
-	sqliteColumn(c, rows, "type", func(l *ledgerRow) string { return l.Type }, func(v string) any { return v })
-	sqliteColumn(c, rows, "quantity", func(l *ledgerRow) int { return l.Quantity }, func(v int) any { return v })
-	sqliteColumn(c, rows, "stock_after", func(l *ledgerRow) int { return l.StockAfter }, func(v int) any { return v })
-	sqliteColumn(c, rows, "idempotency_key", func(l *ledgerRow) *string { return l.IdempotencyKey }, func(v *string) any { return derefOrNil(v) })
-	sqliteColumn(c, rows, "operation_id", func(l *ledgerRow) *string { return l.OperationID }, func(v *string) any { return derefOrNil(v) })
-	sqliteColumn(c, rows, "order_id", func(l *ledgerRow) *int64 { return l.OrderID }, func(v *int64) any { return derefOrNil(v) })
-	sqliteColumn(c, rows, "order_detail_id", func(l *ledgerRow) *int64 { return l.OrderDetailID }, func(v *int64) any { return derefOrNil(v) })
-	sqliteColumn(c, rows, "user_name", func(l *ledgerRow) string { return l.User }, func(v string) any { return v })
-	sqliteColumn(c, rows, "created_at", func(l *ledgerRow) time.Time { return l.CreatedAt }, func(v time.Time) any { return sqliteTime(&v) })
-	return c.chunks(sqliteRowsChunk, true, func(chunk sqliteChunk) error {
+	sqliteColumn(c, rows, "article_detail_id", func(l *ledgerRow) any { return l.ArticleDetailID })
+	sqliteColumn(c, rows, "warehouse_id", func(l *ledgerRow) any { return l.WarehouseID })
+	sqliteColumn(c, rows, "bin_location_id", func(l *ledgerRow) any { return l.BinLocationID })
+	sqliteColumn(c, rows, "type", func(l *ledgerRow) any { return l.Type })
+	sqliteColumn(c, rows, "quantity", func(l *ledgerRow) any { return l.Quantity })
+	sqliteColumn(c, rows, "stock_after", func(l *ledgerRow) any { return l.StockAfter })
+	sqliteColumn(c, rows, "idempotency_key", func(l *ledgerRow) any { return derefOrNil(l.IdempotencyKey) })
+	sqliteColumn(c, rows, "operation_id", func(l *ledgerRow) any { return derefOrNil(l.OperationID) })
+	sqliteColumn(c, rows, "order_id", func(l *ledgerRow) any { return derefOrNil(l.OrderID) })
+	sqliteColumn(c, rows, "order_detail_id", func(l *ledgerRow) any { return derefOrNil(l.OrderDetailID) })
+	sqliteColumn(c, rows, "user_name", func(l *ledgerRow) any { return l.User })
+	sqliteColumn(c, rows, "created_at", func(l *ledgerRow) any { return sqliteTime(&l.CreatedAt) })
+	return c.chunks(sqliteRowsChunk, func(chunk sqliteChunk) error {
 		return r.s.execPrepared(ctx, chunk.insert("stock_ledger_entries"), chunk.args...)
 	})
 }

@@ -10,85 +10,48 @@ import (
 )
 
 // sqliteColumns builds set-based SQLite statements over many rows whose
-// values are bound as parameters. A column whose value every row shares
-// can be bound once, in a one-row table the statement joins (numbered
-// parameters, ?N, would say the same shorter, but the driver binds them by
-// name, which costs several times more for a thousand rows).
+// values are bound as positional parameters (numbered ones, ?N, the driver
+// binds by name, which costs several times more for a thousand rows).
 type sqliteColumns struct {
 	names  []string
-	shared []bool
-	values [][]any // per column: one value when shared, else one per row
+	values [][]any // per column, one per row
 	rows   int
 }
 
 func newSQLiteColumns(rows int) *sqliteColumns { return &sqliteColumns{rows: rows} }
 
-// sqliteColumn adds a column whose values get reads from the rows; bind
-// turns a value into its parameter.
-func sqliteColumn[R any, T comparable](c *sqliteColumns, rows []R, name string, get func(*R) T, bind func(T) any) {
-	first := get(&rows[0])
-	shared := len(rows) > 1
-	for i := 1; i < len(rows) && shared; i++ {
-		shared = equalValue(get(&rows[i]), first)
+// sqliteColumn adds a column whose parameters value reads from the rows.
+func sqliteColumn[R any](c *sqliteColumns, rows []R, name string, value func(*R) any) {
+	values := make([]any, len(rows))
+	for i := range rows {
+		values[i] = value(&rows[i])
 	}
-	values := []any{bind(first)}
-	if !shared {
-		values = make([]any, len(rows))
-		for i := range rows {
-			values[i] = bind(get(&rows[i]))
-		}
-	}
-	c.names, c.shared, c.values = append(c.names, name), append(c.shared, shared), append(c.values, values)
+	c.names, c.values = append(c.names, name), append(c.values, values)
 }
 
 // sqliteMaxParameters is SQLite's limit of parameters in one statement.
 const sqliteMaxParameters = 32766
 
 // sqliteChunk is the part of a statement over one run of rows: the
-// columns' names and the VALUES tuples of the run (the shared columns, if
-// any, in a first one-row list), and the arguments of both.
+// columns' names, the VALUES tuples of the run and their arguments.
 type sqliteChunk struct {
-	shared, perRow []string // column names
-	sharedTuple    string   // "(?, ?)", or "" when no column is shared
-	tuples         string   // "(?, ?), (?, ?)…"
-	args           []any
+	columns []string
+	tuples  string // "(?, ?), (?, ?)…"
+	args    []any
 }
 
 // chunks splits the rows into runs that each fit in one statement of at
-// most maxRows rows, and calls fn with each. When share is false, every
-// column is bound per row.
-func (c *sqliteColumns) chunks(maxRows int, share bool, fn func(sqliteChunk) error) error {
-	var base sqliteChunk
-	var sharedArgs []any
-	var perRow []int
-	for i, name := range c.names {
-		if share && c.shared[i] {
-			base.shared, sharedArgs = append(base.shared, name), append(sharedArgs, c.values[i][0])
-		} else {
-			base.perRow, perRow = append(base.perRow, name), append(perRow, i)
-		}
-	}
-	if len(perRow) == 0 { // one row, or rows all alike: they still count
-		base.perRow, perRow = append(base.perRow, base.shared[0]), append(perRow, 0)
-		base.shared, sharedArgs = base.shared[1:], sharedArgs[1:]
-	}
-	if len(base.shared) > 0 {
-		base.sharedTuple = "(" + strings.TrimSuffix(strings.Repeat("?, ", len(base.shared)), ", ") + ")"
-	}
-	maxRows = max(1, min(maxRows, (sqliteMaxParameters-len(sharedArgs))/len(perRow)))
-	tuple := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(perRow)), ", ") + ")"
+// most maxRows rows, and calls fn with each.
+func (c *sqliteColumns) chunks(maxRows int, fn func(sqliteChunk) error) error {
+	maxRows = max(1, min(maxRows, sqliteMaxParameters/len(c.names)))
+	tuple := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(c.names)), ", ") + ")"
 	for start := 0; start < c.rows; start += maxRows {
 		end := min(start+maxRows, c.rows)
-		chunk := base
-		chunk.tuples = strings.TrimSuffix(strings.Repeat(tuple+", ", end-start), ", ")
-		chunk.args = append(make([]any, 0, len(sharedArgs)+len(perRow)*(end-start)), sharedArgs...)
+		chunk := sqliteChunk{columns: c.names, tuples: strings.TrimSuffix(strings.Repeat(tuple+", ", end-start), ", ")}
+		chunk.args = make([]any, 0, len(c.names)*(end-start))
 		for r := start; r < end; r++ {
-			for _, i := range perRow {
-				if c.shared[i] {
-					chunk.args = append(chunk.args, c.values[i][0])
-				} else {
-					chunk.args = append(chunk.args, c.values[i][r])
-				}
+			for _, values := range c.values {
+				chunk.args = append(chunk.args, values[r])
 			}
 		}
 		if err := fn(chunk); err != nil {
@@ -101,16 +64,9 @@ func (c *sqliteColumns) chunks(maxRows int, share bool, fn func(sqliteChunk) err
 // sqliteRowsChunk rows at most go into one SQLite statement.
 const sqliteRowsChunk = 1000
 
-// insert is the statement that inserts the chunk's rows into table, in
-// their order.
+// insert is the statement that inserts the chunk's rows into table.
 func (c sqliteChunk) insert(table string) string {
-	columns := "(" + strings.Join(append(append([]string{}, c.shared...), c.perRow...), ", ") + ")"
-	if c.sharedTuple == "" {
-		return "INSERT INTO " + table + " " + columns + " VALUES " + c.tuples
-	}
-	// CROSS JOIN keeps v the outer loop: the rows go in in their order.
-	return "WITH s(" + strings.Join(c.shared, ", ") + ") AS (VALUES " + c.sharedTuple + "), v(" + strings.Join(c.perRow, ", ") +
-		") AS (VALUES " + c.tuples + ") INSERT INTO " + table + " " + columns + " SELECT s.*, v.* FROM v CROSS JOIN s"
+	return "INSERT INTO " + table + " (" + strings.Join(c.columns, ", ") + ") VALUES " + c.tuples
 }
 
 // sqliteStatements keeps prepared statements by their text: preparing a

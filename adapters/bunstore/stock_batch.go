@@ -90,14 +90,13 @@ func (r stockMappings) lockAndLoadPostgres(ctx context.Context, scope stock.Scop
 	}
 	var rows []loadedMappingRow
 	for _, res := range results[1:] {
-		if len(res.Rows) != 1 || len(res.Rows[0]) != 2 {
-			return nil, fmt.Errorf("load mappings: want one row of two columns")
+		for _, fields := range res.Rows {
+			row, err := mappingFromText(fields)
+			if err != nil {
+				return nil, err
+			}
+			rows = append(rows, row)
 		}
-		got, err := unpackMappings(string(res.Rows[0][0]), string(res.Rows[0][1]), microsTake)
-		if err != nil {
-			return nil, err
-		}
-		rows = append(rows, got...)
 	}
 	mappings, mappingBins, err := r.loaded(rows)
 	if err != nil {
@@ -351,7 +350,7 @@ FROM p `+join, args...)
 			if err != nil {
 				return err
 			}
-			found, err := unpackMappings(packed.String, packedCodes.String, parsedTime)
+			found, err := unpackMappings(packed.String, packedCodes.String)
 			if err != nil {
 				return err
 			}
@@ -392,44 +391,85 @@ func parsedTime(s string) (*time.Time, error) {
 	return &t, nil
 }
 
-// loadMappingsPostgres joins the wanted pairs to the mappings through their
-// indexes, one statement per kind of want. It takes no row locks: every
-// writer of mappings locks their products first (ArticleDetails().Lock, in
-// id order, before Load reads a mapping), so no other transaction can
-// change these rows until this one ends, and reading after that lock sees
-// what the previous writer committed. The pairs are looked up one by one
-// (LATERAL … OFFSET 0 keeps the planner from hashing a thousand pairs
-// against the whole table instead of using the unique indexes).
-//
-// The rows come back packed into one row of text (packedMappings): a
-// thousand rows of nine columns through database/sql cost a boxed value
-// and a conversion per column, several times the server's work.
+// loadMappingsPostgres reads the wanted mappings outside a write
+// transaction (a write transaction reads them with the product lock,
+// lockAndLoadPostgres).
 func (r stockMappings) loadMappingsPostgres(ctx context.Context, wants stock.MappingNeeds) ([]loadedMappingRow, error) {
 	queries, args := mappingQueriesPostgres(wants)
 	var all []loadedMappingRow
 	for i, q := range queries {
-		var packed, packedCodes sql.NullString
-		if err := r.s.idb.QueryRowContext(ctx, q, args[2*i], args[2*i+1]).Scan(&packed, &packedCodes); err != nil {
-			return nil, err
-		}
-		rows, err := unpackMappings(packed.String, packedCodes.String, microsTake)
+		rows, err := r.s.idb.QueryContext(ctx, q, args[2*i], args[2*i+1])
 		if err != nil {
 			return nil, err
 		}
-		all = append(all, rows...)
+		for rows.Next() {
+			var row loadedMappingRow
+			var micros sql.NullInt64
+			if err = rows.Scan(&row.ID, &row.BinLocationID, &row.WarehouseID, &row.ArticleDetailID, &row.Stock, &row.ReservedStock,
+				&row.IsDefault, &micros, &row.BinCode); err != nil {
+				break
+			}
+			if micros.Valid {
+				t := time.UnixMicro(micros.Int64).UTC()
+				row.LastStockTake = &t
+			}
+			all = append(all, row)
+		}
+		if err == nil {
+			err = rows.Err()
+		}
+		rows.Close()
+		if err != nil {
+			return nil, err
+		}
 	}
 	return all, nil
 }
 
+// mappingFromText reads one row of mappingQueriesPostgres as the simple
+// protocol answers it: every column in text, NULL as nil.
+func mappingFromText(fields [][]byte) (loadedMappingRow, error) {
+	if len(fields) != 9 {
+		return loadedMappingRow{}, fmt.Errorf("load mappings: want 9 columns, got %d", len(fields))
+	}
+	var n [6]int64
+	for i := range n {
+		v, ok := parseDecimal(string(fields[i]))
+		if !ok {
+			return loadedMappingRow{}, fmt.Errorf("load mappings: column %d, %q, is not an integer", i+1, fields[i])
+		}
+		n[i] = v
+	}
+	row := loadedMappingRow{mappingRow: mappingRow{ID: n[0], BinLocationID: n[1], WarehouseID: n[2], ArticleDetailID: n[3],
+		Stock: int(n[4]), ReservedStock: int(n[5]), IsDefault: string(fields[6]) == "t"}, BinCode: string(fields[8])}
+	if fields[7] != nil {
+		t, err := microsTake(string(fields[7]))
+		if err != nil {
+			return loadedMappingRow{}, fmt.Errorf("load mappings: stocktake: %w", err)
+		}
+		row.LastStockTake = t
+	}
+	return row, nil
+}
+
 // mappingQueriesPostgres are the statements that read the wanted mappings,
-// each answering one row of two packed texts (see unpackMappings), with
-// their arguments, two each.
+// one per kind of want, with their arguments, two each. Each answers one
+// row per mapping in id order: its columns, the last stocktake in
+// microseconds since 1970, and its bin's code when the want named none
+// (else empty).
+//
+// They join the wanted pairs to the mappings through their indexes and take
+// no row locks: every writer of mappings locks their products first, in id
+// order, before it reads a mapping, so no other transaction can change
+// these rows until this one ends, and reading after that lock sees what the
+// previous writer committed. The pairs are looked up one by one (LATERAL …
+// OFFSET 0 keeps the planner from hashing a thousand pairs against the
+// whole table instead of using the unique indexes).
 func mappingQueriesPostgres(wants stock.MappingNeeds) (queries []string, args []any) {
 	query := func(pairs, codes string, a, x []int64) {
-		queries = append(queries, `SELECT string_agg(concat_ws(',', m.id, m.bin_location_id, m.warehouse_id, m.article_detail_id,
-    m.stock, m.reserved_stock, m.is_default::int, COALESCE((EXTRACT(EPOCH FROM m.last_stock_take) * 1000000)::bigint::text, '')), ';' ORDER BY m.id),
-  string_agg(`+codes+`, '' ORDER BY m.id)
-FROM unnest(?::bigint[], ?::bigint[]) AS p(a, x) CROSS JOIN LATERAL (SELECT * FROM stock_mappings AS m WHERE `+pairs+` OFFSET 0) AS m`)
+		queries = append(queries, `SELECT m.id, m.bin_location_id, m.warehouse_id, m.article_detail_id,
+    m.stock, m.reserved_stock, m.is_default, (EXTRACT(EPOCH FROM m.last_stock_take) * 1000000)::bigint, `+codes+`
+FROM unnest(?::bigint[], ?::bigint[]) AS p(a, x) CROSS JOIN LATERAL (SELECT * FROM stock_mappings AS m WHERE `+pairs+` OFFSET 0) AS m ORDER BY m.id`)
 		args = append(args, pgdialect.Array(a), pgdialect.Array(x))
 	}
 	if n := len(wants.InWarehouse); n > 0 {
@@ -440,7 +480,7 @@ FROM unnest(?::bigint[], ?::bigint[]) AS p(a, x) CROSS JOIN LATERAL (SELECT * FR
 		// Mappings found by warehouse bring their bins' codes along (the
 		// strategy orders by them).
 		query("m.article_detail_id = p.a AND m.warehouse_id = p.x",
-			"(SELECT octet_length(b.code) || ':' || b.code FROM bin_locations AS b WHERE b.id = m.bin_location_id)", a, w)
+			"(SELECT b.code FROM bin_locations AS b WHERE b.id = m.bin_location_id)", a, w)
 	}
 	if n := len(wants.OnBin); n > 0 {
 		a, b := make([]int64, n), make([]int64, n)
@@ -448,17 +488,17 @@ FROM unnest(?::bigint[], ?::bigint[]) AS p(a, x) CROSS JOIN LATERAL (SELECT * FR
 			a[i], b[i] = p.ArticleDetailID, p.BinLocationID
 		}
 		// A named bin was resolved with its code.
-		query("m.bin_location_id = p.x AND m.article_detail_id = p.a", "'0:'", a, b)
+		query("m.bin_location_id = p.x AND m.article_detail_id = p.a", "''", a, b)
 	}
 	return queries, args
 }
 
-// unpackMappings reads the mappings loadMappingsPostgres and loadMappingsSQLite pack:
-// records separated by ';', each the fields id, bin, warehouse, product,
-// stock, reserved, default (0/1) and the last stocktake (empty for none,
-// else read by take) separated by ','; and the bins' codes, one per record,
+// unpackMappings reads the mappings loadMappingsSQLite packs: records
+// separated by ';', each the fields id, bin, warehouse, product, stock,
+// reserved, default (0/1) and the last stocktake (empty for none, else as
+// SQLite stores it) separated by ','; and the bins' codes, one per record,
 // each its length in bytes, ':' and the code.
-func unpackMappings(packed, codes string, take func(string) (*time.Time, error)) ([]loadedMappingRow, error) {
+func unpackMappings(packed, codes string) ([]loadedMappingRow, error) {
 	if packed == "" {
 		return nil, nil
 	}
@@ -474,7 +514,7 @@ func unpackMappings(packed, codes string, take func(string) (*time.Time, error))
 			if field, rest, more = strings.Cut(rest, ","); !more {
 				return nil, fmt.Errorf("packed mapping %q: want 8 fields", record)
 			}
-			v, ok := parsePackedInt(field)
+			v, ok := parseDecimal(field)
 			if !ok {
 				return nil, fmt.Errorf("packed mapping %q: field %d is not an integer", record, i+1)
 			}
@@ -486,14 +526,14 @@ func unpackMappings(packed, codes string, take func(string) (*time.Time, error))
 		row := loadedMappingRow{mappingRow: mappingRow{ID: n[0], BinLocationID: n[1], WarehouseID: n[2], ArticleDetailID: n[3],
 			Stock: int(n[4]), ReservedStock: int(n[5]), IsDefault: n[6] == 1}}
 		if rest != "" {
-			t, err := take(rest)
+			t, err := parsedTime(rest)
 			if err != nil {
 				return nil, fmt.Errorf("packed mapping %q: stocktake: %w", record, err)
 			}
 			row.LastStockTake = t
 		}
 		length, after, ok := strings.Cut(codes, ":")
-		size, isInt := parsePackedInt(length)
+		size, isInt := parseDecimal(length)
 		if !ok || !isInt || size < 0 || size > int64(len(after)) {
 			return nil, fmt.Errorf("packed bin codes at %q", codes[:min(len(codes), 40)])
 		}
@@ -503,9 +543,9 @@ func unpackMappings(packed, codes string, take func(string) (*time.Time, error))
 	return rows, nil
 }
 
-// microsTake reads a stocktake PostgreSQL packs: microseconds since 1970.
+// microsTake reads a stocktake in microseconds since 1970.
 func microsTake(s string) (*time.Time, error) {
-	micros, ok := parsePackedInt(s)
+	micros, ok := parseDecimal(s)
 	if !ok {
 		return nil, fmt.Errorf("%q is not a number of microseconds", s)
 	}
@@ -513,9 +553,9 @@ func microsTake(s string) (*time.Time, error) {
 	return &t, nil
 }
 
-// parsePackedInt reads a decimal integer as PostgreSQL writes it: an
-// optional minus and at most 18 digits (every column packed fits).
-func parsePackedInt(s string) (int64, bool) {
+// parseDecimal reads a decimal integer as the databases write it: an
+// optional minus and at most 18 digits (every integer of a mapping fits).
+func parseDecimal(s string) (int64, bool) {
 	negative := strings.HasPrefix(s, "-")
 	if negative {
 		s = s[1:]
@@ -675,30 +715,29 @@ func (r stockMappings) updatePostgres(ctx context.Context, rows []mappingRow, ch
 }
 
 // updateSQLite is one set-based statement, its values bound as parameters
-// (parsed once, not a thousand statement executions), what every row
-// shares bound once.
+// (parsed once, not a thousand statement executions).
 func (r stockMappings) updateSQLite(ctx context.Context, rows []mappingRow, changed int) error {
 	c := newSQLiteColumns(len(rows))
-	sqliteColumn(c, rows, "id", func(m *mappingRow) int64 { return m.ID }, func(v int64) any { return v })
+	sqliteColumn(c, rows, "id", func(m *mappingRow) any { return m.ID })
 	sets := []string{}
 	if changed&changedStock != 0 {
-		sqliteColumn(c, rows, "stock", func(m *mappingRow) int { return m.Stock }, func(v int) any { return v })
+		sqliteColumn(c, rows, "stock", func(m *mappingRow) any { return m.Stock })
 		sets = append(sets, "stock = v.stock")
 	}
 	if changed&changedReserved != 0 {
-		sqliteColumn(c, rows, "reserved", func(m *mappingRow) int { return m.ReservedStock }, func(v int) any { return v })
+		sqliteColumn(c, rows, "reserved", func(m *mappingRow) any { return m.ReservedStock })
 		sets = append(sets, "reserved_stock = v.reserved")
 	}
 	if changed&changedDefault != 0 {
-		sqliteColumn(c, rows, "is_default", func(m *mappingRow) bool { return m.IsDefault }, func(v bool) any { return v })
+		sqliteColumn(c, rows, "is_default", func(m *mappingRow) any { return m.IsDefault })
 		sets = append(sets, "is_default = v.is_default")
 	}
 	if changed&changedTake != 0 {
-		sqliteColumn(c, rows, "take", func(m *mappingRow) *time.Time { return m.LastStockTake }, func(v *time.Time) any { return sqliteTime(v) })
+		sqliteColumn(c, rows, "take", func(m *mappingRow) any { return sqliteTime(m.LastStockTake) })
 		sets = append(sets, "last_stock_take = v.take")
 	}
-	return c.chunks(sqliteRowsChunk, false, func(chunk sqliteChunk) error {
-		return r.s.execPrepared(ctx, `WITH v(`+strings.Join(chunk.perRow, ", ")+`) AS (VALUES `+chunk.tuples+`)
+	return c.chunks(sqliteRowsChunk, func(chunk sqliteChunk) error {
+		return r.s.execPrepared(ctx, `WITH v(`+strings.Join(chunk.columns, ", ")+`) AS (VALUES `+chunk.tuples+`)
 UPDATE stock_mappings SET `+strings.Join(sets, ", ")+` FROM v WHERE stock_mappings.id = v.id`, chunk.args...)
 	})
 }

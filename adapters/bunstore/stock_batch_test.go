@@ -10,12 +10,12 @@ import (
 	"github.com/uptrace/bun/schema"
 )
 
-func TestUnpackMappingsReadsWhatPostgreSQLPacks(t *testing.T) {
+func TestUnpackMappingsReadsWhatSQLitePacks(t *testing.T) {
 	// Codes may hold the separators of the records and fields, and any
 	// UTF-8: they travel length-prefixed, in bytes.
-	packed := "7,3,1,42,5,0,1,1732406400123456;9,4,1,42,-0,2,0,"
+	packed := "7,3,1,42,5,0,1,2026-11-23 10:00:00.123456+00:00;9,4,1,42,-0,2,0,"
 	codes := "5:A;1,:" + "8:Fach-ä:"
-	rows, err := unpackMappings(packed, codes, microsTake)
+	rows, err := unpackMappings(packed, codes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,25 +27,54 @@ func TestUnpackMappingsReadsWhatPostgreSQLPacks(t *testing.T) {
 		first.Stock != 5 || first.ReservedStock != 0 || !first.IsDefault || first.BinCode != "A;1,:" {
 		t.Errorf("first row %+v", first)
 	}
-	want := time.Date(2024, 11, 24, 0, 0, 0, 123456000, time.UTC)
+	want := time.Date(2026, 11, 23, 10, 0, 0, 123456000, time.UTC)
 	if first.LastStockTake == nil || !first.LastStockTake.Equal(want) {
 		t.Errorf("first stocktake %v, want %v", first.LastStockTake, want)
 	}
 	if second.ID != 9 || second.ReservedStock != 2 || second.IsDefault || second.LastStockTake != nil || second.BinCode != "Fach-ä:" {
 		t.Errorf("second row %+v", second)
 	}
-	// SQLite packs the stocktake as it stores it.
-	rows, err = unpackMappings("7,3,1,42,5,0,1,2026-11-23 10:00:00.123456+00:00", "0:", parsedTime)
-	if err != nil || len(rows) != 1 || rows[0].LastStockTake == nil ||
-		!rows[0].LastStockTake.Equal(time.Date(2026, 11, 23, 10, 0, 0, 123456000, time.UTC)) {
-		t.Errorf("SQLite's stocktake: %+v, %v", rows, err)
-	}
-	if rows, err := unpackMappings("", "", microsTake); err != nil || rows != nil {
+	if rows, err := unpackMappings("", ""); err != nil || rows != nil {
 		t.Errorf("nothing packed: %v, %v", rows, err)
 	}
 	for _, bad := range [][2]string{{"1,2,3", "0:"}, {"1,2,3,4,5,6,x,", "0:"}, {"1,2,3,4,5,6,0,", "9:abc"}, {"1,2,3,4,5,6,0,", ""}, {"1,2,3,4,5,6,0,,9", "0:"}, {"1,2,3,4,5,6,0,x", "0:"}} {
-		if _, err := unpackMappings(bad[0], bad[1], microsTake); err == nil {
+		if _, err := unpackMappings(bad[0], bad[1]); err == nil {
 			t.Errorf("unpackMappings(%q, %q) accepted", bad[0], bad[1])
+		}
+	}
+}
+
+func TestMappingFromTextReadsPostgreSQLsTextRow(t *testing.T) {
+	text := func(fields ...string) [][]byte {
+		row := make([][]byte, len(fields))
+		for i, f := range fields {
+			if f != "NULL" {
+				row[i] = []byte(f)
+			}
+		}
+		return row
+	}
+	row, err := mappingFromText(text("7", "3", "1", "42", "-5", "0", "t", "1732406400123456", "Fach-ä"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := time.Date(2024, 11, 24, 0, 0, 0, 123456000, time.UTC)
+	if row.ID != 7 || row.BinLocationID != 3 || row.WarehouseID != 1 || row.ArticleDetailID != 42 || row.Stock != -5 ||
+		row.ReservedStock != 0 || !row.IsDefault || row.BinCode != "Fach-ä" || row.LastStockTake == nil || !row.LastStockTake.Equal(want) {
+		t.Errorf("row %+v, stocktake %v", row, row.LastStockTake)
+	}
+	row, err = mappingFromText(text("9", "4", "1", "42", "0", "2", "f", "NULL", ""))
+	if err != nil || row.IsDefault || row.LastStockTake != nil || row.BinCode != "" || row.ReservedStock != 2 {
+		t.Errorf("row without stocktake or code: %+v, %v", row, err)
+	}
+	for _, bad := range [][][]byte{
+		text("1", "2", "3"),
+		text("1", "2", "3", "4", "x", "0", "t", "NULL", ""),
+		text("1", "2", "3", "4", "5", "0", "t", "soon", ""),
+		text("1", "2", "3", "4", "5", "0", "t", "NULL", "", "extra"),
+	} {
+		if _, err := mappingFromText(bad); err == nil {
+			t.Errorf("mappingFromText(%q) accepted", bad)
 		}
 	}
 }
@@ -82,38 +111,30 @@ func TestPgColumnsSendWhatRowsShareOnce(t *testing.T) {
 	}
 }
 
-func TestSQLiteColumnsBindWhatRowsShareOnce(t *testing.T) {
+func TestSQLiteColumnsBindEveryRowInChunks(t *testing.T) {
 	type row struct{ id, stock int64 }
 	rows := []row{{1, 5}, {2, 5}, {3, 5}}
 	c := newSQLiteColumns(len(rows))
-	sqliteColumn(c, rows, "id", func(r *row) int64 { return r.id }, func(v int64) any { return v })
-	sqliteColumn(c, rows, "stock", func(r *row) int64 { return r.stock }, func(v int64) any { return v })
+	sqliteColumn(c, rows, "id", func(r *row) any { return r.id })
+	sqliteColumn(c, rows, "stock", func(r *row) any { return r.stock })
 	var got []sqliteChunk
 	collect := func(chunk sqliteChunk) error { got = append(got, chunk); return nil }
-	if err := c.chunks(2, true, collect); err != nil {
+	if err := c.chunks(2, collect); err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 || got[0].sharedTuple != "(?)" || got[0].tuples != "(?), (?)" || got[1].tuples != "(?)" ||
-		fmt.Sprint(got[0].shared, got[0].perRow, got[0].args, got[1].args) != "[stock] [id] [5 1 2] [5 3]" {
-		t.Errorf("shared: %+v", got)
+	if len(got) != 2 || got[0].tuples != "(?, ?), (?, ?)" || got[1].tuples != "(?, ?)" ||
+		fmt.Sprint(got[0].columns, got[0].args, got[1].args) != "[id stock] [1 5 2 5] [3 5]" {
+		t.Errorf("two chunks: %+v", got)
+	}
+	if want := "INSERT INTO t (id, stock) VALUES (?, ?), (?, ?)"; got[0].insert("t") != want {
+		t.Errorf("insert: got %s, want %s", got[0].insert("t"), want)
 	}
 	got = nil
-	if err := c.chunks(10, false, collect); err != nil {
+	if err := c.chunks(10, collect); err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || got[0].sharedTuple != "" || got[0].tuples != "(?, ?), (?, ?), (?, ?)" ||
-		fmt.Sprint(got[0].perRow, got[0].args) != "[id stock] [1 5 2 5 3 5]" {
-		t.Errorf("per row: %+v", got)
-	}
-	// One row: its values are not "shared", they are the row.
-	one := newSQLiteColumns(1)
-	sqliteColumn(one, rows[:1], "id", func(r *row) int64 { return r.id }, func(v int64) any { return v })
-	got = nil
-	if err := one.chunks(10, true, collect); err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 1 || got[0].sharedTuple != "" || got[0].tuples != "(?)" || fmt.Sprint(got[0].args) != "[1]" {
-		t.Errorf("one row: %+v", got)
+	if len(got) != 1 || got[0].tuples != "(?, ?), (?, ?), (?, ?)" || fmt.Sprint(got[0].args) != "[1 5 2 5 3 5]" {
+		t.Errorf("one chunk: %+v", got)
 	}
 }
 
