@@ -43,6 +43,10 @@ type Config struct {
 	// FailedAttempts is how many failed authentications one user name or
 	// client address may have within a minute; 0 means the contract's 20.
 	FailedAttempts int
+	// BodyTimeout is how long the whole body of a request read before its
+	// credentials (the console's sign-in) may take to arrive (zero: the
+	// default, 10 s).
+	BodyTimeout time.Duration
 }
 
 func (c Config) now() time.Time {
@@ -69,6 +73,9 @@ type Handler struct {
 	// unlisted lists routes registered without an entry in routeActions.
 	unlisted []string
 	inFlight chan struct{}
+	// bodyFirst lists the routes, "METHOD /path", whose bodies are read
+	// before any credentials, with the most bytes each may have.
+	bodyFirst map[string]int64
 }
 
 // NewHandler builds the handler and registers its metrics with reg.
@@ -79,6 +86,7 @@ func NewHandler(app *application.App, log *zap.Logger, cfg Config, ready Readine
 	if cfg.MaxInFlight <= 0 {
 		cfg.MaxInFlight = DefaultMaxInFlight
 	}
+	cfg.BodyTimeout = cmp.Or(cfg.BodyTimeout, DefaultBodyTimeout)
 	h := &Handler{
 		app: app, log: log, cfg: cfg, ready: ready, mux: http.NewServeMux(), validator: newValidator(),
 		attempts: newAttemptLimiter(cmp.Or(cfg.FailedAttempts, maxFailedAttempts), attemptWindow),
@@ -89,7 +97,8 @@ func NewHandler(app *application.App, log *zap.Logger, cfg Config, ready Readine
 			Name: "inventory_http_request_duration_seconds", Help: "HTTP request durations by route.",
 			Buckets: prometheus.DefBuckets,
 		}, []string{"method", "route"}),
-		inFlight: make(chan struct{}, cfg.MaxInFlight),
+		inFlight:  make(chan struct{}, cfg.MaxInFlight),
+		bodyFirst: map[string]int64{},
 	}
 	for _, c := range []prometheus.Collector{h.requests, h.durations} {
 		if err := reg.Register(c); err != nil {
@@ -243,6 +252,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.writeError(rec, r, errHeadersTooLarge)
 		return
 	}
+	if max, ok := h.bodyFirst[r.Method+" "+r.URL.Path]; ok {
+		if err := h.readBodyFirst(rec, r, max); err != nil {
+			h.writeError(rec, r, err)
+			return
+		}
+	}
 	if !unlimited[pattern] {
 		release, ok := h.admit()
 		if !ok {
@@ -289,6 +304,9 @@ type statusRecorder struct {
 	status int
 	wrote  bool
 }
+
+// Unwrap lets http.ResponseController reach the connection.
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 func (s *statusRecorder) WriteHeader(code int) {
 	if !s.wrote {
