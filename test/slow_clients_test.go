@@ -3,6 +3,7 @@ package test
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -176,5 +177,90 @@ func TestSignInBodyReadAhead(t *testing.T) {
 	}
 	if res := post("csrf=" + token + "&name=admin&key=secret-test-key-0123&pad=" + strings.Repeat("x", 16<<10)); res.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Errorf("sign-in form of 16 KiB and more: %d, want 413", res.StatusCode)
+	}
+}
+
+// seedLongExport fills the database with mappings whose codes are long:
+// bins × articles lines, some 150 bytes each, far more than the socket
+// buffers hold.
+func seedLongExport(t *testing.T, db *bunstore.DB, bins, articles int) {
+	t.Helper()
+	for _, q := range []string{
+		`INSERT INTO warehouses (id, code, name, is_default, is_default_return) VALUES (1, 'WH', 'Warehouse', TRUE, TRUE)`,
+		`INSERT INTO bin_locations (warehouse_id, code) VALUES (1, 'erp_null_bin_location')`,
+		`UPDATE warehouses SET null_bin_location_id = (SELECT id FROM bin_locations WHERE code = 'erp_null_bin_location') WHERE id = 1`,
+		fmt.Sprintf(`WITH RECURSIVE g(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM g WHERE x < %d)
+			INSERT INTO bin_locations (warehouse_id, code) SELECT 1, printf('BIN-%%060d', x) FROM g`, bins),
+		fmt.Sprintf(`WITH RECURSIVE g(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM g WHERE x < %d)
+			INSERT INTO article_details (id, number, name) SELECT x, printf('SKU-%%060d', x), '' FROM g`, articles),
+		`INSERT INTO stock_mappings (bin_location_id, warehouse_id, article_detail_id, stock, reserved_stock, is_default)
+			SELECT b.id, 1, a.id, 7, 0, FALSE FROM bin_locations b CROSS JOIN article_details a
+			WHERE b.code <> 'erp_null_bin_location'`,
+	} {
+		if _, err := db.Bun().ExecContext(context.Background(), q); err != nil {
+			t.Fatalf("seed: %v\n%s", err, q)
+		}
+	}
+}
+
+// Exports whose clients never read hold no database connection: the
+// service stays ready and answers others at once, and the stalled
+// connections are closed at the write deadline.
+func TestStalledExportsHoldNoConnection(t *testing.T) {
+	t.Parallel()
+	// As many stalled exports as the SQLite pool has connections.
+	const stalled, deadline = 8, 2 * time.Second
+	addr, db := slowClientServer(t, httpapi.Config{WriteTimeout: deadline})
+	seedLongExport(t, db, 40, 1000) // 40 000 lines, about 6 MB: more than the socket buffers hold
+	type export struct {
+		conn net.Conn
+		in   *bufio.Reader
+		res  *http.Response
+	}
+	exports := make([]*export, stalled)
+	for i := range exports {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		exports[i] = &export{conn: c, in: bufio.NewReader(c)}
+		fmt.Fprintf(c, "GET /api/stock.csv HTTP/1.1\r\nHost: %s\r\nAuthorization: Basic YWRtaW46c2VjcmV0LXRlc3Qta2V5LTAxMjM=\r\n\r\n", addr)
+	}
+	// Once every answer has begun, the exports have read their rows; then
+	// their clients read no more.
+	for i, e := range exports {
+		_ = e.conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+		res, err := http.ReadResponse(e.in, nil)
+		if err != nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("export %d: %v %v", i, res, err)
+		}
+		e.res = res
+	}
+	stall := time.Now()
+	for time.Since(stall) < deadline-500*time.Millisecond {
+		if status, took := timedGet(t, addr, "/readyz"); status != http.StatusOK || took > time.Second {
+			t.Errorf("/readyz beside %d stalled exports: %d after %v, want 200 at once", stalled, status, took)
+		}
+		if status, took := timedGet(t, addr, "/api/warehouses"); status != http.StatusOK || took > time.Second {
+			t.Errorf("an API request beside %d stalled exports: %d after %v, want 200 at once", stalled, status, took)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	// Past the deadline every stalled answer has been cut: reading it now
+	// finds its end short of its Content-Length. Had the server kept it
+	// open, reading would let it finish whole.
+	time.Sleep(time.Until(stall.Add(deadline + 1500*time.Millisecond)))
+	for i, e := range exports {
+		_ = e.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+		n, err := io.Copy(io.Discard, e.res.Body)
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			t.Errorf("stalled export %d: the connection is still open %v after the write deadline", i, time.Since(stall)-deadline)
+			continue
+		}
+		if want := e.res.ContentLength; !errors.Is(err, io.ErrUnexpectedEOF) || n >= want {
+			t.Errorf("stalled export %d: %d of %d bytes, %v; want the answer cut short", i, n, want, err)
+		}
 	}
 }

@@ -14,6 +14,9 @@ const (
 	// before any credentials are checked (the console's sign-in) may take
 	// to arrive.
 	DefaultBodyTimeout = 10 * time.Second
+	// DefaultWriteTimeout is how long each write of an answer may take: a
+	// client that stops reading is cut off after it.
+	DefaultWriteTimeout = 30 * time.Second
 )
 
 // UnauthenticatedBodies is what a mounted adapter implements when some of
@@ -51,4 +54,13 @@ func (h *Handler) readBodyFirst(w http.ResponseWriter, r *http.Request, max int6
 	_ = rc.SetReadDeadline(time.Time{})
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	return nil
+}
+
+// pushWriteDeadline gives the next write its own deadline on the
+// connection: a long answer may take as long as it needs while the client
+// keeps reading, and one that stops reading is cut off.
+func (s *statusRecorder) pushWriteDeadline() {
+	if s.rc != nil {
+		_ = s.rc.SetWriteDeadline(time.Now().Add(s.writeTimeout))
+	}
 }

@@ -47,6 +47,9 @@ type Config struct {
 	// credentials (the console's sign-in) may take to arrive (zero: the
 	// default, 10 s).
 	BodyTimeout time.Duration
+	// WriteTimeout is how long each write of an answer may take before the
+	// connection is closed (zero: the default, 30 s).
+	WriteTimeout time.Duration
 }
 
 func (c Config) now() time.Time {
@@ -87,6 +90,7 @@ func NewHandler(app *application.App, log *zap.Logger, cfg Config, ready Readine
 		cfg.MaxInFlight = DefaultMaxInFlight
 	}
 	cfg.BodyTimeout = cmp.Or(cfg.BodyTimeout, DefaultBodyTimeout)
+	cfg.WriteTimeout = cmp.Or(cfg.WriteTimeout, DefaultWriteTimeout)
 	h := &Handler{
 		app: app, log: log, cfg: cfg, ready: ready, mux: http.NewServeMux(), validator: newValidator(),
 		attempts: newAttemptLimiter(cmp.Or(cfg.FailedAttempts, maxFailedAttempts), attemptWindow),
@@ -215,7 +219,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ctx := context.WithValue(r.Context(), requestIDKey, id)
 	r = r.WithContext(context.WithValue(ctx, requestInfoKey, info))
 	w.Header().Set("X-Request-Id", id)
-	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+	// An answer that is never written (the client stopped reading) must
+	// not hold its slot and database connection: every write has its own
+	// deadline, and the answer as a whole one at the latest when the
+	// request's time is up and one write's more.
+	rc := http.NewResponseController(w)
+	_ = rc.SetWriteDeadline(start.Add(h.cfg.RequestTimeout + h.cfg.WriteTimeout))
+	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK, rc: rc, writeTimeout: h.cfg.WriteTimeout}
 
 	_, pattern := h.mux.Handler(r)
 	route := pattern // a registered pattern, or the one fixed value below
@@ -228,8 +238,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		p := recover()
 		// ErrAbortHandler cuts a response that broke off after it began
-		// (a streamed export): the server closes the connection, so the
-		// client cannot take a truncated body for a whole one.
+		// (an export whose client stopped reading): the server closes the
+		// connection, so the client cannot take a truncated body for a
+		// whole one.
 		abort := p == http.ErrAbortHandler
 		if p != nil && !abort {
 			h.log.Error("panic", zap.String("request_id", id), zap.Any("panic", p), zap.Stack("stack"))
@@ -303,6 +314,10 @@ type statusRecorder struct {
 	http.ResponseWriter
 	status int
 	wrote  bool
+	// rc sets the connection's write deadline, writeTimeout long, before
+	// each write; nil where the writer has no connection (a probe).
+	rc           *http.ResponseController
+	writeTimeout time.Duration
 }
 
 // Unwrap lets http.ResponseController reach the connection.
@@ -317,6 +332,7 @@ func (s *statusRecorder) WriteHeader(code int) {
 
 func (s *statusRecorder) Write(b []byte) (int, error) {
 	s.wrote = true
+	s.pushWriteDeadline()
 	return s.ResponseWriter.Write(b)
 }
 
