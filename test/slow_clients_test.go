@@ -178,6 +178,17 @@ func TestSignInBodyReadAhead(t *testing.T) {
 	if res := post("csrf=" + token + "&name=admin&key=secret-test-key-0123&pad=" + strings.Repeat("x", 16<<10)); res.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Errorf("sign-in form of 16 KiB and more: %d, want 413", res.StatusCode)
 	}
+	// A body that breaks off in a way no waiting mends is a 400, not a 408.
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /console/signin HTTP/1.1\r\nHost: %s\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", addr)
+	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if res, err := http.ReadResponse(bufio.NewReader(conn), nil); err != nil || res.StatusCode != http.StatusBadRequest {
+		t.Errorf("sign-in form in broken chunks: %v %v, want 400", res, err)
+	}
 }
 
 // seedLongExport fills the database with mappings whose codes are long:

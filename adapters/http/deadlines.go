@@ -2,10 +2,14 @@ package http
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"time"
+
+	"github.com/shopstock/inventory/domain/errs"
 )
 
 // Defaults of Config's deadlines for slow clients.
@@ -41,8 +45,11 @@ func (h *Handler) readBodyFirst(w http.ResponseWriter, r *http.Request, max int6
 		// The connection is closed after the answer: what is left of the
 		// body cannot be told from the next request.
 		w.Header().Set("Connection", "close")
-		return &protocolError{status: http.StatusRequestTimeout,
-			message: fmt.Sprintf("the request body did not arrive within %v", h.cfg.BodyTimeout)}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return &protocolError{status: http.StatusRequestTimeout,
+				message: fmt.Sprintf("the request body did not arrive within %v", h.cfg.BodyTimeout)}
+		}
+		return errs.Invalidf("cannot read request body: %v", err)
 	}
 	if int64(len(body)) > max {
 		w.Header().Set("Connection", "close")
