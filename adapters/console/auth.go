@@ -31,7 +31,17 @@ const (
 	// sibling subdomain or a plain-http page cannot plant one.
 	hostPrefix   = "__Host-"
 	maxFormBytes = 40 << 20 // a CSV import of 100 000 lines, with room
+	// maxSignInBytes bounds the sign-in form: a token, a name, a key and
+	// the page to return to fit many times over.
+	maxSignInBytes = 16 << 10
 )
+
+// UnauthenticatedBodies names the one form read before any credentials are
+// checked, the sign-in, so that the server reads its body under a short
+// deadline and outside the in-flight limit.
+func (h *Handler) UnauthenticatedBodies() map[string]int64 {
+	return map[string]int64{"POST " + Prefix + "signin": maxSignInBytes}
+}
 
 type userKey struct{}
 
@@ -229,7 +239,7 @@ func (h *Handler) authRoutes() {
 		h.signInPage(w, r, http.StatusOK, signInData{Next: r.URL.Query().Get("next")})
 	})
 	h.mux.HandleFunc("POST /console/signin", func(w http.ResponseWriter, r *http.Request) {
-		r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+		r.Body = http.MaxBytesReader(w, r.Body, maxSignInBytes)
 		if err := r.ParseForm(); err != nil {
 			forbidden(w, "the form could not be read")
 			return

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 
 	"github.com/shopstock/inventory/adapters/stockcsv"
 	"github.com/shopstock/inventory/application"
@@ -56,31 +57,21 @@ func (h *Handler) csvRoutes() {
 		if code != "" {
 			name = "stock-" + code + ".csv"
 		}
-		// The export streams: a failure after the first row can only cut
-		// the download short, which the browser reports as failed.
-		started := false
-		var cw *stockcsv.Writer
-		err := h.app.ExportStock(r.Context(), code, func(row ports.StockExportRow) error {
-			if !started {
-				if err := h.startCSV(w, name, &cw); err != nil {
-					return err
-				}
-				started = true
-			}
-			return cw.Write(row)
+		body, err := stockcsv.Render(func(each func(ports.StockExportRow) error) error {
+			return h.app.ExportStock(r.Context(), code, each)
 		})
-		if err != nil && !started {
+		if err != nil {
 			return err
 		}
-		if err != nil {
+		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+		w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name))
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		if err := stockcsv.Send(w, body); err != nil {
+			// The download is cut short, which the browser reports.
 			panic(http.ErrAbortHandler)
 		}
-		if !started {
-			if err := h.startCSV(w, name, &cw); err != nil {
-				return err
-			}
-		}
-		return cw.Flush()
+		return nil
 	})
 	h.action("POST /console/stock/preview", access.WriteStock, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
 		f := postedForm(r)
@@ -168,15 +159,6 @@ func (h *Handler) csvRoutes() {
 		}
 		return h.csvPage(w, r, u, http.StatusBadRequest, csvData{Form: up, Rejected: e.Lines})
 	})
-}
-
-func (h *Handler) startCSV(w http.ResponseWriter, name string, cw **stockcsv.Writer) error {
-	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name))
-	w.Header().Set("Cache-Control", "no-store")
-	x, err := stockcsv.NewWriter(w)
-	*cw = x
-	return err
 }
 
 func (h *Handler) csvPage(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser, status int, d csvData) error {

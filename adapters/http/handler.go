@@ -3,6 +3,7 @@
 package http
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -43,6 +44,13 @@ type Config struct {
 	// Lockout is the rule of failed authentication attempts; its zero
 	// fields take the contract's values (lockout.Contract).
 	Lockout lockout.Rule
+	// BodyTimeout is how long the whole body of a request read before its
+	// credentials (the console's sign-in) may take to arrive (zero: the
+	// default, 10 s).
+	BodyTimeout time.Duration
+	// WriteTimeout is how long each write of an answer may take before the
+	// connection is closed (zero: the default, 30 s).
+	WriteTimeout time.Duration
 }
 
 func (c Config) now() time.Time {
@@ -69,6 +77,9 @@ type Handler struct {
 	// unlisted lists routes registered without an entry in routeActions.
 	unlisted []string
 	inFlight chan struct{}
+	// bodyFirst lists the routes, "METHOD /path", whose bodies are read
+	// before any credentials, with the most bytes each may have.
+	bodyFirst map[string]int64
 }
 
 // NewHandler builds the handler and registers its metrics with reg.
@@ -79,6 +90,8 @@ func NewHandler(app *application.App, log *zap.Logger, cfg Config, ready Readine
 	if cfg.MaxInFlight <= 0 {
 		cfg.MaxInFlight = DefaultMaxInFlight
 	}
+	cfg.BodyTimeout = cmp.Or(cfg.BodyTimeout, DefaultBodyTimeout)
+	cfg.WriteTimeout = cmp.Or(cfg.WriteTimeout, DefaultWriteTimeout)
 	h := &Handler{
 		app: app, log: log, cfg: cfg, ready: ready, mux: http.NewServeMux(), validator: newValidator(),
 		attempts: newAttemptGuard(cfg.Lockout),
@@ -89,7 +102,8 @@ func NewHandler(app *application.App, log *zap.Logger, cfg Config, ready Readine
 			Name: "inventory_http_request_duration_seconds", Help: "HTTP request durations by route.",
 			Buckets: prometheus.DefBuckets,
 		}, []string{"method", "route"}),
-		inFlight: make(chan struct{}, cfg.MaxInFlight),
+		inFlight:  make(chan struct{}, cfg.MaxInFlight),
+		bodyFirst: map[string]int64{},
 	}
 	for _, c := range []prometheus.Collector{h.requests, h.durations} {
 		if err := reg.Register(c); err != nil {
@@ -215,7 +229,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ctx := context.WithValue(r.Context(), requestIDKey, id)
 	r = r.WithContext(context.WithValue(ctx, requestInfoKey, info))
 	w.Header().Set("X-Request-Id", id)
-	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+	// An answer that is never written (the client stopped reading) must
+	// not hold its slot and database connection: every write has its own
+	// deadline, and the answer as a whole one at the latest when the
+	// request's time is up and one write's more.
+	rc := http.NewResponseController(w)
+	_ = rc.SetWriteDeadline(start.Add(h.cfg.RequestTimeout + h.cfg.WriteTimeout))
+	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK, rc: rc, writeTimeout: h.cfg.WriteTimeout}
 
 	_, pattern := h.mux.Handler(r)
 	route := pattern // a registered pattern, or the one fixed value below
@@ -228,8 +248,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		p := recover()
 		// ErrAbortHandler cuts a response that broke off after it began
-		// (a streamed export): the server closes the connection, so the
-		// client cannot take a truncated body for a whole one.
+		// (an export whose client stopped reading): the server closes the
+		// connection, so the client cannot take a truncated body for a
+		// whole one.
 		abort := p == http.ErrAbortHandler
 		if p != nil && !abort {
 			h.log.Error("panic", zap.String("request_id", id), zap.Any("panic", p), zap.Stack("stack"))
@@ -251,6 +272,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if headerBytes(r) > MaxHeaderBytes {
 		h.writeError(rec, r, errHeadersTooLarge)
 		return
+	}
+	if max, ok := h.bodyFirst[r.Method+" "+r.URL.Path]; ok {
+		if err := h.readBodyFirst(rec, r, max); err != nil {
+			h.writeError(rec, r, err)
+			return
+		}
 	}
 	if !unlimited[pattern] {
 		release, ok := h.admit()
@@ -297,7 +324,14 @@ type statusRecorder struct {
 	http.ResponseWriter
 	status int
 	wrote  bool
+	// rc sets the connection's write deadline, writeTimeout long, before
+	// each write; nil where the writer has no connection (a probe).
+	rc           *http.ResponseController
+	writeTimeout time.Duration
 }
+
+// Unwrap lets http.ResponseController reach the connection.
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 func (s *statusRecorder) WriteHeader(code int) {
 	if !s.wrote {
@@ -308,6 +342,7 @@ func (s *statusRecorder) WriteHeader(code int) {
 
 func (s *statusRecorder) Write(b []byte) (int, error) {
 	s.wrote = true
+	s.pushWriteDeadline()
 	return s.ResponseWriter.Write(b)
 }
 

@@ -9,9 +9,16 @@ import (
 )
 
 // Mount serves another adapter (the console) under prefix, inside this
-// handler's request id, recovery, metrics and access log.
+// handler's request id, recovery, metrics, access log and limits. The
+// routes it names as UnauthenticatedBodies have their bodies read before
+// they take a slot of the in-flight limit.
 func (h *Handler) Mount(prefix string, handler http.Handler) {
 	h.mux.Handle(prefix, handler)
+	if u, ok := handler.(UnauthenticatedBodies); ok {
+		for route, max := range u.UnauthenticatedBodies() {
+			h.bodyFirst[route] = max
+		}
+	}
 	if trimmed := strings.TrimSuffix(prefix, "/"); trimmed != prefix && trimmed != "" {
 		h.mux.Handle("GET "+trimmed, http.RedirectHandler(prefix, http.StatusMovedPermanently))
 	}

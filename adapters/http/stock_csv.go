@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"go.uber.org/zap"
@@ -32,8 +33,9 @@ func (h *Handler) stockCSVRoutes() {
 	h.api("PUT /api/stock/import/{mode}/{idempotencyKey}", h.importStock)
 }
 
-// exportStock streams every mapping as CSV. Until the first row is written
-// an error is an ordinary error response; after it, the connection is cut.
+// exportStock answers every mapping as CSV. The rows are read whole first,
+// so that any error is an ordinary error response and the database
+// connection is free before the client reads the first byte.
 func (h *Handler) exportStock(w http.ResponseWriter, r *http.Request) error {
 	query, err := parseQuery(r)
 	if err != nil {
@@ -53,34 +55,23 @@ func (h *Handler) exportStock(w http.ResponseWriter, r *http.Request) error {
 			return errs.Invalidf("warehouse must be a warehouse code, not empty")
 		}
 	}
-	var out *stockcsv.Writer
-	start := func() error {
-		w.Header().Set("Content-Type", "text/csv")
-		w.Header().Set("Content-Disposition", `attachment; filename="stock.csv"`)
-		w.WriteHeader(http.StatusOK)
-		var err error
-		out, err = stockcsv.NewWriter(w)
+	body, err := stockcsv.Render(func(each func(ports.StockExportRow) error) error {
+		return h.app.ExportStock(r.Context(), code, each)
+	})
+	if err != nil {
 		return err
 	}
-	err = h.app.ExportStock(r.Context(), code, func(row ports.StockExportRow) error {
-		if out == nil {
-			if err := start(); err != nil {
-				return err
-			}
-		}
-		return out.Write(row)
-	})
-	if err == nil && out == nil {
-		err = start() // no mappings: the header alone
-	}
-	if err == nil {
-		err = out.Flush()
-	}
-	if err != nil && out != nil {
+	w.Header().Set("Content-Type", "text/csv")
+	w.Header().Set("Content-Disposition", `attachment; filename="stock.csv"`)
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	if err := stockcsv.Send(w, body); err != nil {
+		// The client stopped reading (the write deadline) or went away;
+		// the answer is cut, and its Content-Length says so.
 		h.log.Warn("stock export broke off", zap.String("request_id", requestID(r.Context())), zap.Error(err))
 		panic(http.ErrAbortHandler)
 	}
-	return err
+	return nil
 }
 
 // importStock applies a CSV import, all lines or none, under its key.

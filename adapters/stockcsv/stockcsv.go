@@ -94,6 +94,42 @@ func (x *Writer) Flush() error {
 	return x.csv.Error()
 }
 
+// Render runs export, which hands each mapping to its argument, and
+// returns the whole CSV. The rows are all read before a byte goes to the
+// client: a client that reads slowly, or not at all, then holds no database
+// connection, only the text (60 to 75 bytes a mapping: 8 MiB for 100 000).
+func Render(export func(each func(ports.StockExportRow) error) error) ([]byte, error) {
+	var buf bytes.Buffer
+	x, err := NewWriter(&buf)
+	if err != nil {
+		return nil, err
+	}
+	if err := export(x.Write); err != nil {
+		return nil, err
+	}
+	if err := x.Flush(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// sendChunk is the size of each write of Send.
+const sendChunk = 32 << 10
+
+// Send writes a rendered export to w in pieces, so that the server's
+// deadline on each write measures whether the client still reads, not how
+// long the whole file takes.
+func Send(w io.Writer, csv []byte) error {
+	for len(csv) > 0 {
+		n := min(len(csv), sendChunk)
+		if _, err := w.Write(csv[:n]); err != nil {
+			return err
+		}
+		csv = csv[n:]
+	}
+	return nil
+}
+
 // ReadImport reads an import file: the header, then up to
 // limit.MaxImportLines lines. What makes the file unreadable as a
 // whole (no header, a wrong one, no lines, too many) is an Invalid error; a
