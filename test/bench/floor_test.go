@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -210,9 +211,10 @@ FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::int[], $5::text[]) AS p(a
 		articles, bins, quantities, stocks, opIDs, b.key, now); err != nil {
 		return err
 	}
+	totalArticles, totalDeltas := totalsDeltas(locked, b.quantity)
 	if err := f.exec(ctx, tx, `UPDATE stock_totals AS t SET stock = t.stock + d.q
-FROM (SELECT a, SUM(q) AS q FROM unnest($1::bigint[], $2::int[]) AS p(a, q) GROUP BY a) AS d
-WHERE t.article_detail_id = d.a AND t.warehouse_id = 1`, articles, quantities); err != nil {
+FROM unnest($1::bigint[], $2::bigint[]) AS d(a, q)
+WHERE t.article_detail_id = d.a AND t.warehouse_id = 1`, totalArticles, totalDeltas); err != nil {
 		return err
 	}
 	err := f.exec(ctx, tx, `INSERT INTO idempotency_keys (key, endpoint, fingerprint, response, created_at)
@@ -237,18 +239,37 @@ UPDATE stock_mappings SET stock = v.stock FROM v WHERE stock_mappings.id = v.id`
 VALUES `+placeholders("(?, 1, ?, 'incoming', ?, ?, ?, ?, NULL, NULL, 'admin', ?)", len(locked)), ledger...); err != nil {
 		return err
 	}
-	totals := make([]any, 0, 2*len(locked))
-	for _, m := range locked {
-		totals = append(totals, m.article, b.quantity)
+	totalArticles, totalDeltas := totalsDeltas(locked, b.quantity)
+	totals := make([]any, 0, 2*len(totalArticles))
+	for i := range totalArticles {
+		totals = append(totals, totalArticles[i], totalDeltas[i])
 	}
-	if err := f.exec(ctx, tx, `WITH p(a, q) AS (VALUES `+placeholders("(?, ?)", len(locked))+`)
-UPDATE stock_totals SET stock = stock + (SELECT SUM(q) FROM p WHERE p.a = stock_totals.article_detail_id)
-WHERE warehouse_id = 1 AND article_detail_id IN (SELECT a FROM p)`, totals...); err != nil {
+	if err := f.exec(ctx, tx, `WITH d(a, q) AS (VALUES `+placeholders("(?, ?)", len(totalArticles))+`)
+UPDATE stock_totals SET stock = stock + d.q FROM d
+WHERE stock_totals.article_detail_id = d.a AND stock_totals.warehouse_id = 1`, totals...); err != nil {
 		return err
 	}
 	err := f.exec(ctx, tx, `INSERT INTO idempotency_keys (key, endpoint, fingerprint, response, created_at)
 VALUES (?, 'stock/change', ?, ?, ?)`, b.key, strings.Repeat("f", 64), b.response, at)
 	return err
+}
+
+// totalsDeltas sums the batch's change per product (every operation of a
+// batch changes its mapping by quantity), in product order: what the
+// products' stock per warehouse changes by.
+func totalsDeltas(locked []lockedMapping, quantity int) (articles, deltas []int64) {
+	sum := map[int64]int64{}
+	for _, m := range locked {
+		if _, ok := sum[m.article]; !ok {
+			articles = append(articles, m.article)
+		}
+		sum[m.article] += int64(quantity)
+	}
+	slices.Sort(articles)
+	for _, a := range articles {
+		deltas = append(deltas, sum[a])
+	}
+	return articles, deltas
 }
 
 func placeholders(tuple string, n int) string {
