@@ -30,16 +30,7 @@ type snapshotRow struct {
 	Outstanding     int    `bun:"outstanding"`
 }
 
-// totalRow is a product's stock in one warehouse (stock.WarehouseTotal).
-type totalRow struct {
-	bun.BaseModel `bun:"table:stock_totals"`
 
-	ArticleDetailID int64 `bun:"article_detail_id,pk"`
-	WarehouseID     int64 `bun:"warehouse_id,pk"`
-	Stock           int   `bun:"stock"`
-	ReservedStock   int   `bun:"reserved_stock"`
-	Mappings        int   `bun:"mappings"`
-}
 
 // eventRow holds N events from feed position ID on (PostgreSQL records a
 // transaction's events as one row, SQLite one per row): their types joined
@@ -241,28 +232,64 @@ UPDATE stock_snapshots SET figures = v.figures, below = v.below, outstanding = v
 // saveTotals keeps the changed totals as the domain computed them and
 // removes those that hold no mapping any more (stock.WarehouseTotal.Held).
 // On PostgreSQL the statements wait in execSoon for the round trip that
-// records the events.
+// records the events, their values as arrays; SQLite binds them to a kept
+// statement (see the storage README for what parsing once saves).
 func (r events) saveTotals(ctx context.Context, totals []domainstock.WarehouseTotal) error {
-	var kept []totalRow
-	var gone []string
+	var kept, gone []domainstock.WarehouseTotal
 	for _, t := range totals {
 		if t.Held() {
-			kept = append(kept, totalRow{ArticleDetailID: t.ArticleDetailID, WarehouseID: t.WarehouseID, Stock: t.Stock, ReservedStock: t.ReservedStock, Mappings: t.Mappings})
+			kept = append(kept, t)
 		} else {
-			gone = append(gone, "("+strconv.FormatInt(t.ArticleDetailID, 10)+", "+strconv.FormatInt(t.WarehouseID, 10)+")")
+			gone = append(gone, t)
 		}
 	}
 	if len(kept) > 0 {
-		q := r.s.idb.NewInsert().Model(&kept).On("CONFLICT (article_detail_id, warehouse_id) DO UPDATE").
-			Set("stock = EXCLUDED.stock").Set("reserved_stock = EXCLUDED.reserved_stock").Set("mappings = EXCLUDED.mappings")
-		if err := r.s.execSoon(ctx, q.String()); err != nil {
+		if err := r.keepTotals(ctx, kept); err != nil {
 			return err
 		}
 	}
-	if len(gone) > 0 {
-		return r.s.execSoon(ctx, "DELETE FROM stock_totals WHERE (article_detail_id, warehouse_id) IN (VALUES "+strings.Join(gone, ", ")+")")
+	if len(gone) == 0 {
+		return nil
+	}
+	articles, warehouses := make([]int64, len(gone)), make([]int64, len(gone))
+	for i, t := range gone {
+		articles[i], warehouses[i] = t.ArticleDetailID, t.WarehouseID
+	}
+	if r.s.db.postgres {
+		return r.s.execSoon(ctx, `DELETE FROM stock_totals AS t USING unnest(?::bigint[], ?::bigint[]) AS g(a, w)
+WHERE t.article_detail_id = g.a AND t.warehouse_id = g.w`, pgdialect.Array(articles), pgdialect.Array(warehouses))
+	}
+	for i := range gone {
+		if err := r.s.execPrepared(ctx, "DELETE FROM stock_totals WHERE article_detail_id = ? AND warehouse_id = ?", articles[i], warehouses[i]); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+const keepTotalsSet = ` ON CONFLICT (article_detail_id, warehouse_id) DO UPDATE
+SET stock = excluded.stock, reserved_stock = excluded.reserved_stock, mappings = excluded.mappings`
+
+func (r events) keepTotals(ctx context.Context, kept []domainstock.WarehouseTotal) error {
+	if r.s.db.postgres {
+		n := len(kept)
+		articles, warehouses, stocks, reserved, mappings := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+		for i, t := range kept {
+			articles[i], warehouses[i], stocks[i], reserved[i], mappings[i] = t.ArticleDetailID, t.WarehouseID, int64(t.Stock), int64(t.ReservedStock), int64(t.Mappings)
+		}
+		return r.s.execSoon(ctx, `INSERT INTO stock_totals (article_detail_id, warehouse_id, stock, reserved_stock, mappings)
+SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::int[])`+keepTotalsSet,
+			pgdialect.Array(articles), pgdialect.Array(warehouses), pgdialect.Array(stocks), pgdialect.Array(reserved), pgdialect.Array(mappings))
+	}
+	c := newSQLiteColumns(len(kept))
+	sqliteColumn(c, kept, "article_detail_id", func(t *domainstock.WarehouseTotal) any { return t.ArticleDetailID })
+	sqliteColumn(c, kept, "warehouse_id", func(t *domainstock.WarehouseTotal) any { return t.WarehouseID })
+	sqliteColumn(c, kept, "stock", func(t *domainstock.WarehouseTotal) any { return t.Stock })
+	sqliteColumn(c, kept, "reserved_stock", func(t *domainstock.WarehouseTotal) any { return t.ReservedStock })
+	sqliteColumn(c, kept, "mappings", func(t *domainstock.WarehouseTotal) any { return t.Mappings })
+	return c.chunks(sqliteRowsChunk, func(chunk sqliteChunk) error {
+		return r.s.execPrepared(ctx, chunk.insert("stock_totals")+keepTotalsSet, chunk.args...)
+	})
 }
 
 func (r events) DeleteSnapshots(ctx context.Context, ids []int64) error {
