@@ -30,8 +30,6 @@ type snapshotRow struct {
 	Outstanding     int    `bun:"outstanding"`
 }
 
-
-
 // eventRow holds N events from feed position ID on (PostgreSQL records a
 // transaction's events as one row, SQLite one per row): their types joined
 // by commas, their data by the record separator.
