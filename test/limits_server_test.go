@@ -172,6 +172,14 @@ func grepLines(s, substr string) string {
 // API user admin:secret.
 func limitsHandler(t *testing.T, cfg httpapi.Config) *httpapi.Handler {
 	t.Helper()
+	h, _, _ := limitsService(t, cfg)
+	return h
+}
+
+// limitsService is limitsHandler with the use cases and the database it
+// runs on.
+func limitsService(t *testing.T, cfg httpapi.Config) (*httpapi.Handler, *application.App, *bunstore.DB) {
+	t.Helper()
 	ctx := apitest.Admin()
 	db, err := bunstore.Open(testdb.SQLite(t))
 	if err != nil {
@@ -189,7 +197,7 @@ func limitsHandler(t *testing.T, cfg httpapi.Config) *httpapi.Handler {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return h
+	return h, app, db
 }
 
 // X-Forwarded-* are believed from trusted proxies only.

@@ -12,15 +12,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 
 	"github.com/shopstock/inventory/adapters/bunstore"
 	"github.com/shopstock/inventory/adapters/console"
 	httpapi "github.com/shopstock/inventory/adapters/http"
-	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/bootstrap"
-	"github.com/shopstock/inventory/test/testdb"
 )
 
 // Slow clients: whoever sends a body slowly, or stops reading an answer,
@@ -31,23 +28,7 @@ import (
 // the API user admin:secret-test-key-0123.
 func slowClientServer(t *testing.T, cfg httpapi.Config) (addr string, db *bunstore.DB) {
 	t.Helper()
-	ctx := context.Background()
-	db, err := bunstore.Open(testdb.SQLite(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	app := application.New(db, bootClock{})
-	if _, err := app.EnsureAPIUser(application.WithPrincipal(ctx, application.System), "admin", "secret-test-key-0123"); err != nil {
-		t.Fatal(err)
-	}
-	h, err := httpapi.NewHandler(app, zap.NewNop(), cfg, db.Ping, prometheus.NewRegistry())
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, app, db := limitsService(t, cfg)
 	con, err := console.New(app, zap.NewNop(), console.Config{HTTPS: h.IsHTTPS, Guard: h})
 	if err != nil {
 		t.Fatal(err)
