@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/shopstock/inventory/domain/errs"
 	domorder "github.com/shopstock/inventory/domain/order"
@@ -217,40 +216,10 @@ func (r orders) Save(ctx context.Context, os ...*domorder.Order) error {
 	if err := r.saveReservations(ctx, detailIDs, holds); err != nil {
 		return err
 	}
-	if r.s.db.postgres {
-		if _, err := r.s.idb.ExecContext(ctx, `UPDATE orders AS o SET status = v.status, customer_email = v.email
-FROM unnest(?::bigint[], ?::text[], ?::text[]) AS v(id, status, email) WHERE o.id = v.id`,
-			pgdialect.Array(orderIDs), pgdialect.Array(orderStatus), pgdialect.Array(orderEmail)); err != nil {
-			return err
-		}
-		_, err := r.s.idb.ExecContext(ctx, `UPDATE order_details AS d SET shipped = v.shipped, status = v.status, outstanding = v.outstanding, returned = v.returned
-FROM unnest(?::bigint[], ?::int[], ?::text[], ?::int[], ?::int[]) AS v(id, shipped, status, outstanding, returned) WHERE d.id = v.id`,
-			pgdialect.Array(detailIDs), pgdialect.Array(shipped), pgdialect.Array(detailStatus), pgdialect.Array(outstanding), pgdialect.Array(returned))
-		return err
-	}
-	orderRows := make([][]any, len(orderIDs))
-	for i := range orderIDs {
-		orderRows[i] = []any{orderIDs[i], orderStatus[i], orderEmail[i]}
-	}
-	detailRows := make([][]any, len(detailIDs))
-	for i := range detailIDs {
-		detailRows[i] = []any{detailIDs[i], shipped[i], detailStatus[i], outstanding[i], returned[i]}
-	}
-	arg, err := jsonRows(orderRows)
-	if err != nil {
-		return err
-	}
-	if _, err := r.s.idb.ExecContext(ctx, `UPDATE orders SET status = json_extract(v.value, '$[1]'), customer_email = json_extract(v.value, '$[2]')
-FROM json_each(?) AS v WHERE orders.id = json_extract(v.value, '$[0]')`, arg); err != nil {
-		return err
-	}
-	if arg, err = jsonRows(detailRows); err != nil {
-		return err
-	}
-	_, err = r.s.idb.ExecContext(ctx, `UPDATE order_details SET shipped = json_extract(v.value, '$[1]'), status = json_extract(v.value, '$[2]'),
-  outstanding = json_extract(v.value, '$[3]'), returned = json_extract(v.value, '$[4]')
-FROM json_each(?) AS v WHERE order_details.id = json_extract(v.value, '$[0]')`, arg)
-	return err
+	return r.s.db.dialect.saveOrders(ctx, r.s, orderStates{
+		orderIDs: orderIDs, orderStatus: orderStatus, orderEmail: orderEmail,
+		detailIDs: detailIDs, shipped: shipped, outstanding: outstanding, returns: returned, detailStatus: detailStatus,
+	})
 }
 
 // saveReservations replaces the reservations of the positions by holds.

@@ -49,9 +49,7 @@ func (s *store) Outbox() ports.OutboxRepository {
 func (r outbox) Enqueue(ctx context.Context, m ports.Mail, at time.Time) error {
 	row := &outboxRow{Recipient: m.To, Subject: m.Subject, Body: m.Body, NextAttemptAt: time.Now().UTC(), CreatedAt: at.UTC()}
 	q := r.s.idb.NewInsert().Model(row).ExcludeColumn("id")
-	if r.s.db.postgres {
-		q = q.Value("next_attempt_at", "clock_timestamp()") // no extra round trip for dbNow
-	}
+	q = r.s.db.dialect.stampNow(q, "next_attempt_at")
 	_, err := q.Exec(ctx)
 	return err
 }
