@@ -39,8 +39,8 @@ type dialect interface {
 	lockKey(ctx context.Context, s *store, key int64) error
 	// now is the database's clock, which every instance shares.
 	now(ctx context.Context, s *store) (time.Time, error)
-	// stampNow sets the column of an insert to the database's clock.
-	stampNow(q *bun.InsertQuery, column string) *bun.InsertQuery
+	// nowValue is the database's clock as a statement's argument.
+	nowValue() any
 	// execSoon runs a statement whose answer nobody waits for, at once or
 	// with the transaction's next round trip.
 	execSoon(ctx context.Context, s *store, query string, args ...any) error

@@ -91,10 +91,8 @@ func (postgresDialect) now(ctx context.Context, s *store) (time.Time, error) {
 	return now.UTC(), err
 }
 
-// stampNow costs no round trip, where now would.
-func (postgresDialect) stampNow(q *bun.InsertQuery, column string) *bun.InsertQuery {
-	return q.Value(column, "clock_timestamp()")
-}
+// nowValue costs no round trip, where now would.
+func (postgresDialect) nowValue() any { return bun.Safe("clock_timestamp()") }
 
 // byteOrder: the "C" collation orders by bytes on every server.
 func (postgresDialect) byteOrder() string { return ` COLLATE "C"` }

@@ -509,17 +509,17 @@ SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::int[
 		pgdialect.Array(articles), pgdialect.Array(warehouses), pgdialect.Array(stocks), pgdialect.Array(reserved), pgdialect.Array(mappings))
 }
 
-// saveOrders sends each column as one array.
-func (postgresDialect) saveOrders(ctx context.Context, s *store, o orderStates) error {
-	if _, err := s.idb.ExecContext(ctx, `UPDATE orders AS o SET status = v.status, customer_email = v.email
+// saveOrders sends each column as one array, with the transaction's next
+// round trip.
+func (pg postgresDialect) saveOrders(ctx context.Context, s *store, o orderStates) error {
+	if err := pg.execSoon(ctx, s, `UPDATE orders AS o SET status = v.status, customer_email = v.email
 FROM unnest(?::bigint[], ?::text[], ?::text[]) AS v(id, status, email) WHERE o.id = v.id`,
 		pgdialect.Array(o.orderIDs), pgdialect.Array(o.orderStatus), pgdialect.Array(o.orderEmail)); err != nil {
 		return err
 	}
-	_, err := s.idb.ExecContext(ctx, `UPDATE order_details AS d SET shipped = v.shipped, status = v.status, outstanding = v.outstanding, returned = v.returned
+	return pg.execSoon(ctx, s, `UPDATE order_details AS d SET shipped = v.shipped, status = v.status, outstanding = v.outstanding, returned = v.returned
 FROM unnest(?::bigint[], ?::int[], ?::text[], ?::int[], ?::int[]) AS v(id, shipped, status, outstanding, returned) WHERE d.id = v.id`,
 		pgdialect.Array(o.detailIDs), pgdialect.Array(o.shipped), pgdialect.Array(o.detailStatus), pgdialect.Array(o.outstanding), pgdialect.Array(o.returns))
-	return err
 }
 
 func (postgresDialect) articleIDsByNumber(ctx context.Context, s *store, numbers []string) ([]articleNumberRow, error) {

@@ -115,7 +115,7 @@ func (*sqliteDialect) lockKey(context.Context, *store, int64) error { return nil
 // other instance.
 func (*sqliteDialect) now(context.Context, *store) (time.Time, error) { return time.Now().UTC(), nil }
 
-func (*sqliteDialect) stampNow(q *bun.InsertQuery, _ string) *bun.InsertQuery { return q }
+func (*sqliteDialect) nowValue() any { return time.Now().UTC() }
 
 // byteOrder: SQLite's default collation, BINARY, orders by bytes.
 func (*sqliteDialect) byteOrder() string { return "" }
