@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 
 	"github.com/shopstock/inventory/adapters/bunstore"
@@ -142,7 +144,20 @@ type lockedMapping struct {
 	quantity         int64
 }
 
+// run runs the batch in one transaction. Batches that share products may
+// take the products' totals rows in different orders; a deadlock that
+// PostgreSQL breaks is retried, as the service retries it.
 func (f floor) run(ctx context.Context, b floorBatch) error {
+	for {
+		err := f.runOnce(ctx, b)
+		var pgErr *pgconn.PgError
+		if !errors.As(err, &pgErr) || (pgErr.Code != "40P01" && pgErr.Code != "40001") {
+			return err
+		}
+	}
+}
+
+func (f floor) runOnce(ctx context.Context, b floorBatch) error {
 	tx, err := f.db.BeginTx(ctx, nil) // SQLite: BEGIN IMMEDIATE, as the service's
 	if err != nil {
 		return err
