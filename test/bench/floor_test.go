@@ -32,6 +32,11 @@ type floor struct {
 	db       *sql.DB
 	postgres bool
 	stmts    *sync.Map // query text → *sql.Stmt: every statement is parsed once per connection
+	// unanalysed is for data that nothing may have analysed yet: PostgreSQL
+	// then resolves each bin code by its unique key before the mappings are
+	// joined, a plan that needs no statistics. Left to the planner, the
+	// join can match every code against every bin of the warehouse.
+	unanalysed bool
 }
 
 // prepared binds to tx the query, prepared once per connection, so that the
@@ -200,6 +205,13 @@ func (f floor) lock(ctx context.Context, tx *sql.Tx, b floorBatch) ([]lockedMapp
 FROM unnest($1::bigint[], $2::bigint[]) WITH ORDINALITY AS p(a, b, i)
 JOIN stock_mappings AS m ON m.bin_location_id = p.b AND m.article_detail_id = p.a
 ORDER BY m.id FOR UPDATE OF m`, b.articles, b.bins)
+	case f.postgres && f.unanalysed:
+		rows, err = f.query(ctx, tx, `WITH p AS MATERIALIZED (
+  SELECT p.a, p.i, (SELECT b.id FROM bin_locations AS b WHERE b.warehouse_id = 1 AND b.code = p.c) AS b
+  FROM unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS p(a, c, i))
+SELECT m.id, m.bin_location_id, m.article_detail_id, m.stock, p.i - 1
+FROM p JOIN stock_mappings AS m ON m.bin_location_id = p.b AND m.article_detail_id = p.a
+ORDER BY m.id FOR UPDATE OF m`, b.articles, b.codes)
 	case f.postgres:
 		rows, err = f.query(ctx, tx, `SELECT m.id, m.bin_location_id, m.article_detail_id, m.stock, p.i - 1
 FROM unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS p(a, c, i)
