@@ -22,10 +22,10 @@ import (
 // floor does the database work of a 1000-operation change batch and
 // nothing else, straight on database/sql with bound parameters: one
 // transaction that locks the batch's mappings (found through their bins'
-// codes or ids, as the batch names them), updates them in one set-based statement,
-// inserts one ledger row per operation, keeps the products' stock per
-// warehouse in step (stock_totals, which the schema's figures read; one
-// set-based statement), and stores the rendered result under the
+// codes or ids, as the batch names them), updates them in one set-based
+// statement, inserts one ledger row per operation, keeps the products'
+// stock per warehouse in step (stock_totals, which the schema's figures
+// read; one set-based statement), and stores the rendered result under the
 // idempotency key. It is the least any implementation of the batch has to
 // pay on this schema, so the service is measured against it.
 type floor struct {
@@ -265,7 +265,7 @@ FROM unnest($1::bigint[], $2::int[]) AS v(id, stock) WHERE m.id = v.id`, ids, st
 	}
 	if err := f.exec(ctx, tx, `INSERT INTO stock_ledger_entries
 (article_detail_id, warehouse_id, bin_location_id, type, quantity, stock_after, idempotency_key, operation_id, order_id, order_detail_id, user_name, created_at)
-SELECT p.a, 1, p.b, 'incoming', p.q, p.s, $6, p.op, NULL, NULL, 'admin', $7
+SELECT p.a, 1, p.b, CASE WHEN p.q > 0 THEN 'incoming' ELSE 'outgoing' END, p.q, p.s, $6, p.op, NULL, NULL, 'admin', $7
 FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::int[], $5::text[]) AS p(a, b, q, s, op)`,
 		articles, bins, quantities, stocks, opIDs, b.key, now); err != nil {
 		return err
@@ -284,10 +284,10 @@ VALUES ($1, 'stock/change', $2, $3, $4)`, b.key, strings.Repeat("f", 64), b.resp
 func (f floor) writeSQLite(ctx context.Context, tx *sql.Tx, b floorBatch, locked []lockedMapping, now time.Time) error {
 	at := now.Format("2006-01-02 15:04:05.999999-07:00")
 	update := make([]any, 0, 2*len(locked))
-	ledger := make([]any, 0, 7*len(locked))
+	ledger := make([]any, 0, 8*len(locked))
 	for _, m := range locked {
 		update = append(update, m.id, m.stock)
-		ledger = append(ledger, m.article, m.bin, m.quantity, m.stock, b.key, fmt.Sprint(m.op), at)
+		ledger = append(ledger, m.article, m.bin, entryType(m.quantity), m.quantity, m.stock, b.key, fmt.Sprint(m.op), at)
 	}
 	if err := f.exec(ctx, tx, `WITH v(id, stock) AS (VALUES `+placeholders("(?, ?)", len(locked))+`)
 UPDATE stock_mappings SET stock = v.stock FROM v WHERE stock_mappings.id = v.id`, update...); err != nil {
@@ -295,7 +295,7 @@ UPDATE stock_mappings SET stock = v.stock FROM v WHERE stock_mappings.id = v.id`
 	}
 	if err := f.exec(ctx, tx, `INSERT INTO stock_ledger_entries
 (article_detail_id, warehouse_id, bin_location_id, type, quantity, stock_after, idempotency_key, operation_id, order_id, order_detail_id, user_name, created_at)
-VALUES `+placeholders("(?, 1, ?, 'incoming', ?, ?, ?, ?, NULL, NULL, 'admin', ?)", len(locked)), ledger...); err != nil {
+VALUES `+placeholders("(?, 1, ?, ?, ?, ?, ?, ?, NULL, NULL, 'admin', ?)", len(locked)), ledger...); err != nil {
 		return err
 	}
 	totalArticles, totalDeltas := totalsDeltas(locked)
@@ -311,6 +311,15 @@ WHERE stock_totals.article_detail_id = d.a AND stock_totals.warehouse_id = 1`, t
 	err := f.exec(ctx, tx, `INSERT INTO idempotency_keys (key, endpoint, fingerprint, response, created_at)
 VALUES (?, 'stock/change', ?, ?, ?)`, b.key, strings.Repeat("f", 64), b.response, at)
 	return err
+}
+
+// entryType is the ledger's type of a change by quantity, as the service
+// writes it.
+func entryType(quantity int64) string {
+	if quantity > 0 {
+		return "incoming"
+	}
+	return "outgoing"
 }
 
 // totalsDeltas sums the batch's change per product, in product order: what

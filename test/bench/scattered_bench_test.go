@@ -207,12 +207,17 @@ func scatteredBatches(s scatteredShape, bins []int64, byID bool) batchSource {
 }
 
 // ledgerAndTotalsAgree checks that every mapping's stock is the sum of its
-// ledger entries and every product's kept total the sum of its mappings.
+// ledger entries, every change entry's type fits its sign, and every
+// product's kept total is the sum of its mappings.
 func ledgerAndTotalsAgree(ctx context.Context, db *bunstore.DB) error {
-	var apart, totals int
+	var apart, mistyped, totals int
 	if err := db.Bun().NewRaw(`SELECT COUNT(*) FROM stock_mappings AS m
 WHERE m.stock <> (SELECT COALESCE(SUM(l.quantity), 0) FROM stock_ledger_entries AS l
   WHERE l.bin_location_id = m.bin_location_id AND l.article_detail_id = m.article_detail_id)`).Scan(ctx, &apart); err != nil {
+		return err
+	}
+	if err := db.Bun().NewRaw(`SELECT COUNT(*) FROM stock_ledger_entries
+WHERE (type = 'incoming' AND quantity <= 0) OR (type = 'outgoing' AND quantity >= 0)`).Scan(ctx, &mistyped); err != nil {
 		return err
 	}
 	if err := db.Bun().NewRaw(`SELECT COUNT(*) FROM stock_totals AS t
@@ -220,8 +225,9 @@ WHERE t.stock <> (SELECT COALESCE(SUM(m.stock), 0) FROM stock_mappings AS m
   WHERE m.article_detail_id = t.article_detail_id AND m.warehouse_id = t.warehouse_id)`).Scan(ctx, &totals); err != nil {
 		return err
 	}
-	if apart > 0 || totals > 0 {
-		return fmt.Errorf("%d mappings whose stock is not their ledger's sum, %d products whose kept total is not their mappings' sum", apart, totals)
+	if apart > 0 || mistyped > 0 || totals > 0 {
+		return fmt.Errorf("%d mappings whose stock is not their ledger's sum, %d entries whose type does not fit their sign, %d products whose kept total is not their mappings' sum",
+			apart, mistyped, totals)
 	}
 	return nil
 }
