@@ -98,6 +98,11 @@ func (pg postgresDialect) locations(ctx context.Context, s *store, wants stock.L
 		args = append(args, partArgs...)
 	}
 	const binColumns = "SELECT 'b' AS kind, " + locatedBinColumns
+	// A bin named by code is looked up in the unique index, one pair at a
+	// time (LATERAL … OFFSET 0): on data not analysed yet the planner would
+	// otherwise compare every code with every bin of the warehouse, 124 ms
+	// against 5 ms for 1000 codes in a warehouse of 1000 bins.
+	const binByCode = "SELECT * FROM bin_locations AS b WHERE b.warehouse_id ="
 	if len(wants.WarehouseIDs) > 0 || len(wants.WarehouseCodes) > 0 {
 		part("wh", "SELECT 'w' AS kind, w.id, 0::bigint, '', w.code, w.null_bin_location_id FROM warehouses AS w"+
 			" WHERE w.id = ANY(?::bigint[]) OR w.code = ANY(?::text[])"+lockW, pgdialect.Array(wants.WarehouseIDs), pgdialect.Array(wants.WarehouseCodes))
@@ -107,11 +112,11 @@ func (pg postgresDialect) locations(ctx context.Context, s *store, wants stock.L
 			pgdialect.Array(wants.BinIDs))
 	}
 	if len(whIDs) > 0 {
-		part("b2", binColumns+" FROM unnest(?::bigint[], ?::text[]) AS p(w, c) JOIN bin_locations AS b ON b.warehouse_id = p.w AND b.code = p.c JOIN warehouses AS w ON w.id = b.warehouse_id"+lockB,
+		part("b2", binColumns+" FROM unnest(?::bigint[], ?::text[]) AS p(w, c) CROSS JOIN LATERAL ("+binByCode+" p.w AND b.code = p.c OFFSET 0) AS b JOIN warehouses AS w ON w.id = b.warehouse_id"+lockB,
 			pgdialect.Array(whIDs), pgdialect.Array(codesByID))
 	}
 	if len(whCodes) > 0 {
-		part("b3", binColumns+" FROM unnest(?::text[], ?::text[]) AS p(wc, c) JOIN warehouses AS w ON w.code = p.wc JOIN bin_locations AS b ON b.warehouse_id = w.id AND b.code = p.c"+lockB,
+		part("b3", binColumns+" FROM unnest(?::text[], ?::text[]) AS p(wc, c) JOIN warehouses AS w ON w.code = p.wc CROSS JOIN LATERAL ("+binByCode+" w.id AND b.code = p.c OFFSET 0) AS b"+lockB,
 			pgdialect.Array(whCodes), pgdialect.Array(codesByCode))
 	}
 	if len(parts) == 0 {
