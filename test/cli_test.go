@@ -15,6 +15,7 @@ import (
 
 	"github.com/shopstock/inventory/adapters/bunstore"
 	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/test/apitest"
 	"github.com/shopstock/inventory/test/testdb"
 )
 
@@ -148,7 +149,7 @@ func checkKeys(t *testing.T, databaseURL string, want map[string]bool) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	app := application.New(db, bootClock{})
+	app := application.New(db, bootClock{}, apitest.Secrets(t))
 	for pair, ok := range want {
 		name, key, _ := strings.Cut(pair, " ")
 		p, err := app.Authenticate(context.Background(), name, key)
