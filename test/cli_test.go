@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/shopstock/inventory/adapters/bunstore"
 	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/user"
 	"github.com/shopstock/inventory/test/apitest"
 	"github.com/shopstock/inventory/test/testdb"
 )
@@ -107,6 +109,18 @@ func TestCommandLine(t *testing.T) {
 		}
 		checkKeys(t, databaseURL, map[string]bool{"root " + admin: true, "warehouse-app " + op: false, "warehouse-app " + rotated: true})
 
+		// Digest: with --digest at add, or turned on by rotate --digest
+		// (a new key); list tells who has it.
+		dora := run(0, "users", "add", "dora", "--role", "reader", "--digest").lastLine()
+		checkDigestKeys(t, databaseURL, map[string]bool{"dora " + dora: true, "warehouse-app " + rotated: false})
+		if !regexp.MustCompile(`(?m)^\d+\s+dora\s+reader\s+true\s+true\s*$`).MatchString(run(0, "users", "list").stdout) {
+			t.Fatalf("list shows dora's Digest:\n%s", run(0, "users", "list").stdout)
+		}
+		withDigest := run(0, "users", "rotate", "warehouse-app", "--digest").lastLine()
+		checkDigestKeys(t, databaseURL, map[string]bool{"warehouse-app " + withDigest: true, "warehouse-app " + rotated: false})
+		checkKeys(t, databaseURL, map[string]bool{"warehouse-app " + withDigest: true, "warehouse-app " + rotated: false})
+		rotated = withDigest
+
 		if r := run(1, "users", "remove", "root"); !strings.Contains(r.stderr, "last enabled admin") {
 			t.Fatalf("the last admin: %q", r.stderr)
 		}
@@ -120,7 +134,7 @@ func TestCommandLine(t *testing.T) {
 			{"frobnicate"}, {"users"}, {"users", "add", "x"}, {"users", "add", "x", "--role", "root"},
 			{"users", "add", "x", "--role"}, {"users", "list", "extra"}, {"users", "rotate"},
 			{"users", "remove", "a", "b"}, {"users", "promote", "x"}, {"users", "add", "x", "--role", "admin", "--force"},
-			{"migrate", "now"}, {"serve", "extra"},
+			{"migrate", "now"}, {"serve", "extra"}, {"users", "remove", "x", "--digest"}, {"users", "list", "--digest"},
 		} {
 			if r := run(2, args...); !strings.Contains(r.stderr, "Usage:") {
 				t.Errorf("inventory %v: no usage text: %q", args, r.stderr)
@@ -159,6 +173,31 @@ func checkKeys(t *testing.T, databaseURL string, want map[string]bool) {
 	}
 }
 
+// checkDigestKeys tells, per "name key", whether Digest with the key must
+// authenticate.
+func checkDigestKeys(t *testing.T, databaseURL string, want map[string]bool) {
+	t.Helper()
+	db, err := bunstore.Open(databaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	app := application.New(db, bootClock{}, apitest.Secrets(t))
+	for pair, ok := range want {
+		name, key, _ := strings.Cut(pair, " ")
+		nonce, err := app.DigestNonce(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := user.DigestRequest{Algorithm: user.DigestSHA256, Method: "GET", URI: "/api/warehouses", Nonce: nonce, NC: "00000001", CNonce: "c"}
+		d.Response = d.Expected(user.DigestHA1(d.Algorithm, name, key))
+		out, err := app.AuthenticateDigest(context.Background(), name, d)
+		if err != nil || (out.Principal != nil) != ok {
+			t.Errorf("%s with its key over Digest: authenticated %v, want %v (%v)", name, out.Principal != nil, ok, err)
+		}
+	}
+}
+
 // Plain `inventory` serves until SIGTERM; a user added from the command
 // line can call it, with Basic and with curl --digest.
 func TestTheBinaryServes(t *testing.T) {
@@ -167,7 +206,8 @@ func TestTheBinaryServes(t *testing.T) {
 		addr := freeAddr(t)
 		env := []string{"INVENTORY_DATABASE_URL=" + databaseURL, "INVENTORY_HTTP_ADDR=" + addr,
 			"INVENTORY_API_KEY=serve-key-0123456789", "INVENTORY_LOG_LEVEL=warn"}
-		key := runInventory(t, bin, env, "users", "add", "storefront", "--role", "reader").lastLine()
+		key := runInventory(t, bin, env, "users", "add", "storefront", "--role", "reader", "--digest").lastLine()
+		plain := runInventory(t, bin, env, "users", "add", "backoffice", "--role", "reader").lastLine()
 
 		cmd := exec.Command(bin)
 		cmd.Env = append(os.Environ(), env...)
@@ -213,6 +253,10 @@ func TestTheBinaryServes(t *testing.T) {
 		out, err := exec.Command("curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}", "--digest", "-u", "storefront:"+key, base+"/api/warehouses").Output()
 		if err != nil || string(out) != "200" {
 			t.Fatalf("curl --digest: %s %v", out, err)
+		}
+		out, err = exec.Command("curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}", "--digest", "-u", "backoffice:"+plain, base+"/api/warehouses").Output()
+		if err != nil || string(out) != "401" {
+			t.Fatalf("curl --digest as a user added without --digest: %s %v", out, err)
 		}
 		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 			t.Fatal(err)
