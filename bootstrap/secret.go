@@ -126,8 +126,8 @@ func keyFile(path string, log *zap.Logger) ([]byte, error) {
 func sealStoredCredentials(ctx context.Context, app *application.App, log *zap.Logger) error {
 	n, err := app.SealCredentials(application.WithPrincipal(ctx, application.System))
 	if err != nil {
-		return fmt.Errorf("stored API credentials: %w; INVENTORY_SECRET_KEY must be the secret they were sealed with "+
-			"(during a rotation, the old one in INVENTORY_PREVIOUS_SECRET_KEY)", err)
+		return fmt.Errorf("stored API credentials: %w; INVENTORY_SECRET_KEY (on SQLite without it, the key file beside the "+
+			"database) must be the secret they were sealed with; during a rotation, the old one goes in INVENTORY_PREVIOUS_SECRET_KEY", err)
 	}
 	if n > 0 {
 		log.Info("sealed stored API credentials under the current secret", zap.Int("users", n))
