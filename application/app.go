@@ -4,7 +4,7 @@ package application
 
 import (
 	"context"
-	"fmt"
+	"sync"
 
 	"github.com/shopstock/inventory/domain/user"
 	"github.com/shopstock/inventory/ports"
@@ -16,8 +16,8 @@ type App struct {
 	clock   ports.Clock
 	secrets ports.Secrets
 	// unknownUser stands in for a name nobody has, so that a wrong name
-	// costs the same checking as a wrong key.
-	unknownUser *user.User
+	// costs the same checking as a wrong key; made once, when first needed.
+	unknownUser func() (*user.User, error)
 }
 
 // Option adjusts how New assembles the use cases.
@@ -50,10 +50,9 @@ func New(uow ports.UnitOfWork, clock ports.Clock, secrets ports.Secrets, opts ..
 		opt(&o)
 	}
 	uow = &eventingUoW{UnitOfWork: uow, clock: clock, noEvents: o.noEvents, afterRecord: o.afterRecord}
-	creds, err := secrets.Credentials("unknown", "no key matches this one, it is never handed out", true)
-	if err != nil {
-		panic(fmt.Sprintf("application: credentials of the stand-in user: %v", err))
-	}
-	return &App{uow: uow, clock: clock, secrets: secrets,
-		unknownUser: user.UnmarshalFromDatabase(0, "unknown", user.Reader, false, creds)}
+	unknown := sync.OnceValues(func() (*user.User, error) {
+		creds, err := secrets.Credentials("unknown", "no key matches this one, it is never handed out", true)
+		return user.UnmarshalFromDatabase(0, "unknown", user.Reader, false, creds), err
+	})
+	return &App{uow: uow, clock: clock, secrets: secrets, unknownUser: unknown}
 }

@@ -38,11 +38,11 @@ func (a *App) authenticatedUser(ctx context.Context, name, key string) (*user.Us
 	return u, nil
 }
 
-// lookUpUser returns the user of that name, or the stand-in a.unknownUser. A name that no
-// user can have is not looked up at all.
+// lookUpUser returns the user of that name, or the stand-in a.unknownUser.
+// A name that no user can have is not looked up at all.
 func (a *App) lookUpUser(ctx context.Context, name string) (*user.User, error) {
 	if !user.ValidName(name) {
-		return a.unknownUser, nil
+		return a.unknownUser()
 	}
 	var u *user.User
 	err := a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
@@ -54,7 +54,7 @@ func (a *App) lookUpUser(ctx context.Context, name string) (*user.User, error) {
 		return nil, err
 	}
 	if u == nil {
-		return a.unknownUser, nil
+		return a.unknownUser()
 	}
 	return u, nil
 }

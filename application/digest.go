@@ -111,7 +111,9 @@ func (a *App) AuthenticateDigest(ctx context.Context, name string, d user.Digest
 func (a *App) checkDigest(u *user.User, d user.DigestRequest) bool {
 	ha1, ok := a.secrets.DigestHA1(u.Name(), u.Credentials(), d.Algorithm)
 	if !ok {
-		ha1, _ = a.secrets.DigestHA1(a.unknownUser.Name(), a.unknownUser.Credentials(), d.Algorithm)
+		if stand, err := a.unknownUser(); err == nil {
+			ha1, _ = a.secrets.DigestHA1(stand.Name(), stand.Credentials(), d.Algorithm)
+		}
 	}
 	return d.Check(ha1) && ok
 }
