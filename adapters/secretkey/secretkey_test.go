@@ -125,6 +125,9 @@ func TestResealWrapsOldHashesDropsPlainDigestAndMovesToTheNewSecret(t *testing.T
 	if _, changed, _ := old.Reseal("shop", c); changed {
 		t.Fatal("values of the current secret are left alone")
 	}
+	if forgotten, changed, err := old.Reseal("shop", user.Credentials{}); err != nil || changed || forgotten != (user.Credentials{}) {
+		t.Fatalf("forgotten credentials stay forgotten, and stop nothing: %+v %v %v", forgotten, changed, err)
+	}
 
 	withDigest, _ := old.Credentials("till", "till-key-0123456789", true)
 	rotated := keyring(t, secret(3), secret(1))
