@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -142,6 +143,18 @@ func TestCommandLine(t *testing.T) {
 		}
 		if r := run(0, "help"); !strings.Contains(r.stdout, "inventory users add NAME --role ROLE") {
 			t.Fatalf("help: %q", r.stdout)
+		}
+
+		// A malformed secret stops every command, and so does none on
+		// PostgreSQL.
+		bad := [][]string{append(slices.Clone(env), "INVENTORY_SECRET_KEY=too-short")}
+		if !strings.HasPrefix(databaseURL, "sqlite:") {
+			bad = append(bad, append(slices.Clone(env), "INVENTORY_SECRET_KEY="))
+		}
+		for _, e := range bad {
+			if r := runInventory(t, bin, e, "users", "list"); r.code != 1 || !strings.Contains(r.stderr, "INVENTORY_SECRET_KEY") {
+				t.Fatalf("users list with %s: %d %q", e[len(e)-1], r.code, r.stderr)
+			}
 		}
 
 		// A short configured key stops every command, the start included.

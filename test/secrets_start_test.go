@@ -98,7 +98,7 @@ func TestASecretIsRequiredOnPostgreSQLAndMustBeWellFormed(t *testing.T) {
 			} else {
 				previous = bad
 			}
-			if _, _, err := startWithSecret(t, testdb.SQLite(t), secret, previous); err == nil || !strings.Contains(err.Error(), name) {
+			if _, _, err := startWithSecret(t, databaseURL, secret, previous); err == nil || !strings.Contains(err.Error(), name) {
 				t.Errorf("%s=%q: %v", name, bad, err)
 			}
 		}
