@@ -47,6 +47,8 @@ func newSecrets(c Config, log *zap.Logger) (*secretkey.Keyring, error) {
 			return nil, errors.New("INVENTORY_SECRET_KEY is not set: with PostgreSQL the service needs it " +
 				"(at least 32 random bytes written as base64 or hex, e.g. head -c 32 /dev/urandom | base64), " +
 				"because what the database keeps to check API keys is sealed with it")
+		case path == "":
+			return nil, errors.New("INVENTORY_DATABASE_URL: sqlite: needs a path, or :memory: for an in-memory database")
 		case memory:
 			b, _ := secretkey.Parse(secretkey.Generate())
 			secret = b
