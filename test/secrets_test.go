@@ -125,6 +125,14 @@ func TestACopyOfTheDatabaseAuthenticatesNobody(t *testing.T) {
 			}
 		}
 
+		// Nor does the database keep the keys that sign Digest nonces and
+		// the console's sign-in forms: they derive from the secret.
+		for _, table := range []string{"auth_secrets", "console_form_key"} {
+			if tableExists(t, victim.DB, table) {
+				t.Errorf("the database keeps %s", table)
+			}
+		}
+
 		// A Digest request made from the stored values, as if they were
 		// H(name:realm:key), creating an admin: refused.
 		for _, v := range []struct {
