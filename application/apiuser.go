@@ -51,13 +51,21 @@ func (a *App) ensureAPIUser(ctx context.Context, name, key string) (generatedKey
 			return err
 		}
 		if u == nil {
-			u, err := user.New(name, user.Admin, k)
+			creds, err := a.secrets.Credentials(name, k, false)
+			if err != nil {
+				return err
+			}
+			u, err := user.New(name, user.Admin, creds)
 			if err != nil {
 				return err
 			}
 			return repo.Add(ctx, u)
 		}
-		u.RotateKey(k)
+		creds, err := a.secrets.Credentials(name, k, u.Digest())
+		if err != nil {
+			return err
+		}
+		u.RotateKey(creds)
 		admin, enabled := user.Admin, true
 		if err := (user.Admins{EnabledAdmins: 1}).Change(u, &admin, &enabled); err != nil {
 			return err

@@ -4,15 +4,20 @@ package application
 
 import (
 	"context"
+	"sync"
 
+	"github.com/shopstock/inventory/domain/user"
 	"github.com/shopstock/inventory/ports"
 )
 
 // App is the set of use cases the adapters drive.
 type App struct {
-	uow   ports.UnitOfWork
-	clock ports.Clock
-	nonce nonceSecret // the Digest nonce key, read once: it never changes
+	uow     ports.UnitOfWork
+	clock   ports.Clock
+	secrets ports.Secrets
+	// unknownUser stands in for a name nobody has, so that a wrong name
+	// costs the same checking as a wrong key; made once, when first needed.
+	unknownUser func() (*user.User, error)
 }
 
 // Option adjusts how New assembles the use cases.
@@ -37,12 +42,17 @@ func WithAfterRecordingEvents(fn func(ctx context.Context)) Option {
 
 // New assembles the use cases over the given ports. Every write transaction
 // records the snapshots of the figures it changed and its events (see
-// eventingUoW).
-func New(uow ports.UnitOfWork, clock ports.Clock, opts ...Option) *App {
+// eventingUoW). What storage keeps to check keys is made and read with
+// secrets.
+func New(uow ports.UnitOfWork, clock ports.Clock, secrets ports.Secrets, opts ...Option) *App {
 	var o options
 	for _, opt := range opts {
 		opt(&o)
 	}
 	uow = &eventingUoW{UnitOfWork: uow, clock: clock, noEvents: o.noEvents, afterRecord: o.afterRecord}
-	return &App{uow: uow, clock: clock}
+	unknown := sync.OnceValues(func() (*user.User, error) {
+		creds, err := secrets.Credentials("unknown", "no key matches this one, it is never handed out", true)
+		return user.UnmarshalFromDatabase(0, "unknown", user.Reader, false, creds), err
+	})
+	return &App{uow: uow, clock: clock, secrets: secrets, unknownUser: unknown}
 }

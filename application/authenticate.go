@@ -13,11 +13,6 @@ type Principal struct {
 	Role user.Role
 }
 
-// unknownUser stands in for a name nobody has, so that a wrong name costs
-// the same hashing and comparing as a wrong key.
-var unknownUser = user.UnmarshalFromDatabase(0, "", user.Reader, false,
-	user.CredentialsFor("unknown", "no key matches this one, it is never handed out"))
-
 // Authenticate checks a Basic name and key. It returns nil (and no error)
 // for an unknown name, a wrong key or a disabled user alike. Credentials are
 // read from storage on every call, so a rotation or a disabling takes effect
@@ -37,17 +32,17 @@ func (a *App) authenticatedUser(ctx context.Context, name, key string) (*user.Us
 	if err != nil {
 		return nil, err
 	}
-	if !u.CheckKey(key) || !u.Enabled() {
+	if !a.secrets.CheckKey(u.Name(), u.Credentials(), key) || !u.Enabled() {
 		return nil, nil
 	}
 	return u, nil
 }
 
-// lookUpUser returns the user of that name, or unknownUser. A name that no
-// user can have is not looked up at all.
+// lookUpUser returns the user of that name, or the stand-in a.unknownUser.
+// A name that no user can have is not looked up at all.
 func (a *App) lookUpUser(ctx context.Context, name string) (*user.User, error) {
 	if !user.ValidName(name) {
-		return unknownUser, nil
+		return a.unknownUser()
 	}
 	var u *user.User
 	err := a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
@@ -59,7 +54,7 @@ func (a *App) lookUpUser(ctx context.Context, name string) (*user.User, error) {
 		return nil, err
 	}
 	if u == nil {
-		return unknownUser, nil
+		return a.unknownUser()
 	}
 	return u, nil
 }

@@ -3,7 +3,6 @@ package application
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 
 	"github.com/shopstock/inventory/domain/errs"
 
@@ -97,22 +96,10 @@ func (a *App) SignOut(ctx context.Context, token string) error {
 	})
 }
 
-// ConsoleFormKey is the key that signs the console's sign-in forms: made by
-// the first instance that asks, and the same for every instance on the
-// database, so that a form one instance served is accepted by another.
-func (a *App) ConsoleFormKey(ctx context.Context) ([]byte, error) {
-	fresh := make([]byte, 32)
-	if _, err := rand.Read(fresh); err != nil {
-		return nil, err
-	}
-	var stored string
-	err := a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
-		var err error
-		stored, err = s.Sessions().FormKey(ctx, hex.EncodeToString(fresh))
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return hex.DecodeString(stored)
+// ConsoleFormKey is the key that signs the console's sign-in forms. It
+// derives from the service's secret: the same for every instance that has
+// the secret, so that a form one instance served is accepted by another,
+// and out of reach of whoever has only a copy of the database.
+func (a *App) ConsoleFormKey(context.Context) ([]byte, error) {
+	return a.secrets.Key("console form"), nil
 }

@@ -8,7 +8,6 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/shopstock/inventory/domain/user"
@@ -19,30 +18,15 @@ import (
 const DigestNonceLifetime = 5 * time.Minute
 
 // A nonce is base64url(issued unix seconds (8 bytes) | 12 random bytes |
-// the first 16 bytes of HMAC-SHA-256 over both under the shared secret).
-// Any instance can tell its age and that the service issued it without
-// storing it; only the counts clients used with it are stored.
+// the first 16 bytes of HMAC-SHA-256 over both under a key derived from the
+// service's secret). Any instance can tell its age and that the service
+// issued it without storing it; only the counts clients used with it are
+// stored.
 const nonceRaw = 8 + 12 + 16
 
-// nonceSecret caches the nonce key, which is made once by a migration.
-type nonceSecret struct {
-	mu  sync.Mutex
-	key []byte
-}
-
-func (a *App) nonceKey(ctx context.Context) ([]byte, error) {
-	a.nonce.mu.Lock()
-	defer a.nonce.mu.Unlock()
-	if a.nonce.key != nil {
-		return a.nonce.key, nil
-	}
-	err := a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
-		k, err := s.DigestNonces().Secret(ctx)
-		a.nonce.key = k
-		return err
-	})
-	return a.nonce.key, err
-}
+// nonceKey signs the nonces; it derives from the secret, so a copy of
+// storage cannot make nonces either.
+func (a *App) nonceKey(context.Context) ([]byte, error) { return a.secrets.Key("digest nonce"), nil }
 
 // DigestNonce issues a fresh nonce for a Digest challenge.
 func (a *App) DigestNonce(ctx context.Context) (string, error) {
@@ -85,7 +69,7 @@ func (a *App) AuthenticateDigest(ctx context.Context, name string, d user.Digest
 	if err != nil {
 		return DigestOutcome{}, err
 	}
-	if !u.CheckDigest(d) || !u.Enabled() {
+	if !a.checkDigest(u, d) || !u.Enabled() {
 		return DigestOutcome{}, nil
 	}
 	issued, ok := checkNonce(key, d.Nonce)
@@ -120,6 +104,18 @@ func (a *App) AuthenticateDigest(ctx context.Context, name string, d user.Digest
 		return DigestOutcome{Replayed: true}, nil
 	}
 	return DigestOutcome{Principal: &Principal{Name: u.Name(), Role: u.Role()}}, nil
+}
+
+// checkDigest tells whether d proves u's key. A user without Digest fails,
+// after the same work.
+func (a *App) checkDigest(u *user.User, d user.DigestRequest) bool {
+	ha1, ok := a.secrets.DigestHA1(u.Name(), u.Credentials(), d.Algorithm)
+	if !ok {
+		if stand, err := a.unknownUser(); err == nil {
+			ha1, _ = a.secrets.DigestHA1(stand.Name(), stand.Credentials(), d.Algorithm)
+		}
+	}
+	return d.Check(ha1) && ok
 }
 
 // checkNonce tells when the service issued nonce, and whether it did.

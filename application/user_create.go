@@ -9,13 +9,17 @@ import (
 )
 
 // CreateUser adds an enabled API user with a new random key, which is
-// returned here and never again.
-func (a *App) CreateUser(ctx context.Context, name string, role user.Role) (id int64, key string, err error) {
+// returned here and never again; digest lets the user use HTTP Digest too.
+func (a *App) CreateUser(ctx context.Context, name string, role user.Role, digest bool) (id int64, key string, err error) {
 	if err := permit(ctx, access.ManageUsers); err != nil {
 		return id, key, err
 	}
 	key = newKey()
-	u, err := user.New(name, role, key)
+	creds, err := a.secrets.Credentials(name, key, digest)
+	if err != nil {
+		return 0, "", err
+	}
+	u, err := user.New(name, role, creds)
 	if err != nil {
 		return 0, "", err
 	}

@@ -8,8 +8,8 @@ import (
 )
 
 // RotateUserKey gives the user a new random key, returned here and never
-// again. The old key fails from the commit on, on every instance: no
-// instance keeps credentials beyond a request.
+// again; Digest stays on or off. The old key fails from the commit on, on
+// every instance: no instance keeps credentials beyond a request.
 func (a *App) RotateUserKey(ctx context.Context, id int64) (key string, err error) {
 	if err := permit(ctx, access.ManageUsers); err != nil {
 		return key, err
@@ -20,7 +20,11 @@ func (a *App) RotateUserKey(ctx context.Context, id int64) (key string, err erro
 		if err != nil {
 			return err
 		}
-		u.RotateKey(key)
+		creds, err := a.secrets.Credentials(u.Name(), key, u.Digest())
+		if err != nil {
+			return err
+		}
+		u.RotateKey(creds)
 		return s.APIUsers().Save(ctx, u)
 	})
 	if err != nil {

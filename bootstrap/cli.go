@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"go.uber.org/fx"
+	"go.uber.org/zap"
 
 	"github.com/shopstock/inventory/adapters/bunstore"
 	"github.com/shopstock/inventory/application"
@@ -28,9 +29,13 @@ const (
 const Usage = `Usage:
   inventory [serve]                     run the service (the default)
   inventory migrate                     bring the database schema up to date
-  inventory users add NAME --role ROLE  add an API user; ROLE is admin, operator or reader
+  inventory users add NAME --role ROLE [--digest]
+                                        add an API user; ROLE is admin, operator or reader;
+                                        --digest lets it use HTTP Digest beside Basic
   inventory users list                  list the API users
-  inventory users rotate NAME           give the user a new key (the old one fails at once)
+  inventory users rotate NAME [--digest]
+                                        give the user a new key (the old one fails at once);
+                                        --digest also turns HTTP Digest on
   inventory users remove NAME           remove the user
   inventory help                        show this text
 
@@ -103,9 +108,12 @@ func usersCommand(args []string) (func(Config, io.Writer) error, error) {
 	sub, rest := args[0], args[1:]
 	var names []string
 	role := ""
+	digest := false
 	for i := 0; i < len(rest); i++ {
 		a := rest[i]
 		switch {
+		case a == "--digest" || a == "-digest":
+			digest = true
 		case a == "--role" || a == "-role":
 			if i+1 >= len(rest) {
 				return nil, usageError{"--role needs a value"}
@@ -122,6 +130,9 @@ func usersCommand(args []string) (func(Config, io.Writer) error, error) {
 	}
 	if role != "" && sub != "add" {
 		return nil, usageError{"only users add takes --role"}
+	}
+	if digest && sub != "add" && sub != "rotate" {
+		return nil, usageError{"only users add and users rotate take --digest"}
 	}
 	wantNames := 1
 	if sub == "list" {
@@ -149,11 +160,15 @@ func usersCommand(args []string) (func(Config, io.Writer) error, error) {
 		}
 		return func(c Config, out io.Writer) error {
 			return withApp(c, func(ctx context.Context, app *application.App) error {
-				_, key, err := app.CreateUser(ctx, names[0], r)
+				_, key, err := app.CreateUser(ctx, names[0], r, digest)
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(out, "added user %q as %s; its key, shown only now:\n%s\n", names[0], r, key)
+				with := ""
+				if digest {
+					with = " with Digest"
+				}
+				fmt.Fprintf(out, "added user %q as %s%s; its key, shown only now:\n%s\n", names[0], r, with, key)
 				return nil
 			})
 		}, nil
@@ -170,7 +185,13 @@ func usersCommand(args []string) (func(Config, io.Writer) error, error) {
 				if err != nil {
 					return err
 				}
-				key, err := app.RotateUserKey(ctx, u.ID())
+				var key string
+				if digest && !u.Digest() {
+					on := true
+					key, err = app.ChangeUser(ctx, u.ID(), nil, nil, &on)
+				} else {
+					key, err = app.RotateUserKey(ctx, u.ID())
+				}
 				if err != nil {
 					return err
 				}
@@ -197,14 +218,14 @@ func usersCommand(args []string) (func(Config, io.Writer) error, error) {
 
 func listUsers(ctx context.Context, app *application.App, out io.Writer) error {
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tROLE\tENABLED")
+	fmt.Fprintln(tw, "ID\tNAME\tROLE\tENABLED\tDIGEST")
 	for start := 0; ; start += 1000 {
 		page, err := app.Users(ctx, ports.ListQuery{Start: start, Limit: 1000})
 		if err != nil {
 			return err
 		}
 		for _, u := range page.Items {
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%v\n", u.ID(), u.Name(), u.Role(), u.Enabled())
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%v\t%v\n", u.ID(), u.Name(), u.Role(), u.Enabled(), u.Digest())
 		}
 		if len(page.Items) == 0 || start+len(page.Items) >= page.Total {
 			break
@@ -218,6 +239,14 @@ func listUsers(ctx context.Context, app *application.App, out io.Writer) error {
 func withApp(c Config, fn func(context.Context, *application.App) error) (err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
+	log := zap.NewNop()
+	if l, err := NewLogger(c); err == nil {
+		log = l
+	}
+	secrets, err := newSecrets(c, log)
+	if err != nil {
+		return err
+	}
 	db, err := bunstore.Open(c.DatabaseURL)
 	if err != nil {
 		return err
@@ -226,9 +255,13 @@ func withApp(c Config, fn func(context.Context, *application.App) error) (err er
 	if err := db.Migrate(ctx); err != nil {
 		return err
 	}
+	app := application.New(db, systemClock{}, secrets)
+	if err := sealStoredCredentials(ctx, app, log); err != nil {
+		return err
+	}
 	// Only whoever runs the machine can run the command line: it acts as
 	// the system.
-	return fn(application.WithPrincipal(ctx, application.System), application.New(db, systemClock{}))
+	return fn(application.WithPrincipal(ctx, application.System), app)
 }
 
 // serve runs the service until SIGINT or SIGTERM. fx.App.Run stops the

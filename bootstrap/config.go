@@ -3,6 +3,7 @@
 package bootstrap
 
 import (
+	"errors"
 	"fmt"
 	"net/netip"
 	"os"
@@ -34,6 +35,11 @@ type Config struct {
 	MaxInFlight          int
 	TrustedProxies       []netip.Prefix
 	PprofAddr            string // empty: no profiling listener
+	// SecretKey seals what the database keeps to check API keys (nil: a
+	// key file beside an SQLite database; PostgreSQL needs it);
+	// PreviousSecretKey is the one to re-seal from during a rotation.
+	SecretKey         []byte
+	PreviousSecretKey []byte
 }
 
 // ConfigFromEnv reads the INVENTORY_* variables, with the documented defaults.
@@ -111,6 +117,15 @@ func ConfigFromEnv() (Config, error) {
 	}
 	if err := checkPprofAddr(c.PprofAddr, c.HTTPAddr); err != nil {
 		return c, err
+	}
+	if c.SecretKey, err = parseSecretEnv("INVENTORY_SECRET_KEY"); err != nil {
+		return c, err
+	}
+	if c.PreviousSecretKey, err = parseSecretEnv("INVENTORY_PREVIOUS_SECRET_KEY"); err != nil {
+		return c, err
+	}
+	if c.PreviousSecretKey != nil && c.SecretKey == nil {
+		return c, errors.New("INVENTORY_PREVIOUS_SECRET_KEY is set without INVENTORY_SECRET_KEY: a rotation needs the new secret too")
 	}
 	return c, nil
 }

@@ -38,6 +38,7 @@ func Options(c Config) fx.Option {
 			newDatabase,
 			fx.Annotate(func(db *bunstore.DB) *bunstore.DB { return db }, fx.As(new(ports.UnitOfWork))),
 			fx.Annotate(func() systemClock { return systemClock{} }, fx.As(new(ports.Clock))),
+			fx.Annotate(newSecrets, fx.As(new(ports.Secrets))),
 			application.New,
 			newRegistry,
 			newHandler,
@@ -51,7 +52,7 @@ func Options(c Config) fx.Option {
 			fl.UseLogLevel(zapcore.DebugLevel)
 			return fl
 		}),
-		fx.Invoke(ensureAPIUser, func(*http.Server) {}),
+		fx.Invoke(runCredentialSealing, ensureAPIUser, func(*http.Server) {}),
 		fx.Invoke(runMailDispatcher, runIdempotencyPurge, runProfiler),
 		fx.Invoke(runWebhookDispatcher, runRetentionPurges, registerQueueMetrics),
 	)

@@ -19,7 +19,4 @@ type SessionRepository interface {
 	// PurgeExpired deletes the sessions last used before lastUse or signed
 	// in before signedIn.
 	PurgeExpired(ctx context.Context, lastUse, signedIn time.Time) (int, error)
-	// FormKey returns the key that signs the console's sign-in forms,
-	// storing candidate as that key when none is stored yet.
-	FormKey(ctx context.Context, candidate string) (string, error)
 }

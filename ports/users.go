@@ -30,8 +30,6 @@ type APIUserRepository interface {
 
 // DigestNonceStore keeps what HTTP Digest needs shared by every instance.
 type DigestNonceStore interface {
-	// Secret is the key nonces are signed with, the same for every instance.
-	Secret(ctx context.Context) ([]byte, error)
 	// Use records that userName used nonce with count nc and tells whether
 	// nc is higher than every count userName used with it before (false: a
 	// replay). Counts are per user: a nonce a client received may be used

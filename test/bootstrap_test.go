@@ -152,7 +152,7 @@ func TestAGeneratedKeyIsCreatedOnlyWhenNoUserExists(t *testing.T) {
 	if err := db.Migrate(ctx); err != nil {
 		t.Fatal(err)
 	}
-	app := application.New(db, bootClock{})
+	app := application.New(db, bootClock{}, apitest.Secrets(t))
 	key, err := app.EnsureAPIUser(ctx, "admin", "")
 	if err != nil || len(key) < 32 {
 		t.Fatalf("first start generates a long key: %q %v", key, err)

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -15,6 +17,8 @@ import (
 
 	"github.com/shopstock/inventory/adapters/bunstore"
 	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/user"
+	"github.com/shopstock/inventory/test/apitest"
 	"github.com/shopstock/inventory/test/testdb"
 )
 
@@ -106,6 +110,18 @@ func TestCommandLine(t *testing.T) {
 		}
 		checkKeys(t, databaseURL, map[string]bool{"root " + admin: true, "warehouse-app " + op: false, "warehouse-app " + rotated: true})
 
+		// Digest: with --digest at add, or turned on by rotate --digest
+		// (a new key); list tells who has it.
+		dora := run(0, "users", "add", "dora", "--role", "reader", "--digest").lastLine()
+		checkDigestKeys(t, databaseURL, map[string]bool{"dora " + dora: true, "warehouse-app " + rotated: false})
+		if !regexp.MustCompile(`(?m)^\d+\s+dora\s+reader\s+true\s+true\s*$`).MatchString(run(0, "users", "list").stdout) {
+			t.Fatalf("list shows dora's Digest:\n%s", run(0, "users", "list").stdout)
+		}
+		withDigest := run(0, "users", "rotate", "warehouse-app", "--digest").lastLine()
+		checkDigestKeys(t, databaseURL, map[string]bool{"warehouse-app " + withDigest: true, "warehouse-app " + rotated: false})
+		checkKeys(t, databaseURL, map[string]bool{"warehouse-app " + withDigest: true, "warehouse-app " + rotated: false})
+		rotated = withDigest
+
 		if r := run(1, "users", "remove", "root"); !strings.Contains(r.stderr, "last enabled admin") {
 			t.Fatalf("the last admin: %q", r.stderr)
 		}
@@ -119,7 +135,7 @@ func TestCommandLine(t *testing.T) {
 			{"frobnicate"}, {"users"}, {"users", "add", "x"}, {"users", "add", "x", "--role", "root"},
 			{"users", "add", "x", "--role"}, {"users", "list", "extra"}, {"users", "rotate"},
 			{"users", "remove", "a", "b"}, {"users", "promote", "x"}, {"users", "add", "x", "--role", "admin", "--force"},
-			{"migrate", "now"}, {"serve", "extra"},
+			{"migrate", "now"}, {"serve", "extra"}, {"users", "remove", "x", "--digest"}, {"users", "list", "--digest"},
 		} {
 			if r := run(2, args...); !strings.Contains(r.stderr, "Usage:") {
 				t.Errorf("inventory %v: no usage text: %q", args, r.stderr)
@@ -127,6 +143,18 @@ func TestCommandLine(t *testing.T) {
 		}
 		if r := run(0, "help"); !strings.Contains(r.stdout, "inventory users add NAME --role ROLE") {
 			t.Fatalf("help: %q", r.stdout)
+		}
+
+		// A malformed secret stops every command, and so does none on
+		// PostgreSQL.
+		bad := [][]string{append(slices.Clone(env), "INVENTORY_SECRET_KEY=too-short")}
+		if !strings.HasPrefix(databaseURL, "sqlite:") {
+			bad = append(bad, append(slices.Clone(env), "INVENTORY_SECRET_KEY="))
+		}
+		for _, e := range bad {
+			if r := runInventory(t, bin, e, "users", "list"); r.code != 1 || !strings.Contains(r.stderr, "INVENTORY_SECRET_KEY") {
+				t.Fatalf("users list with %s: %d %q", e[len(e)-1], r.code, r.stderr)
+			}
 		}
 
 		// A short configured key stops every command, the start included.
@@ -148,12 +176,37 @@ func checkKeys(t *testing.T, databaseURL string, want map[string]bool) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	app := application.New(db, bootClock{})
+	app := application.New(db, bootClock{}, apitest.Secrets(t))
 	for pair, ok := range want {
 		name, key, _ := strings.Cut(pair, " ")
 		p, err := app.Authenticate(context.Background(), name, key)
 		if err != nil || (p != nil) != ok {
 			t.Errorf("%s with its key: authenticated %v, want %v (%v)", name, p != nil, ok, err)
+		}
+	}
+}
+
+// checkDigestKeys tells, per "name key", whether Digest with the key must
+// authenticate.
+func checkDigestKeys(t *testing.T, databaseURL string, want map[string]bool) {
+	t.Helper()
+	db, err := bunstore.Open(databaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	app := application.New(db, bootClock{}, apitest.Secrets(t))
+	for pair, ok := range want {
+		name, key, _ := strings.Cut(pair, " ")
+		nonce, err := app.DigestNonce(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := user.DigestRequest{Algorithm: user.DigestSHA256, Method: "GET", URI: "/api/warehouses", Nonce: nonce, NC: "00000001", CNonce: "c"}
+		d.Response = d.Expected(user.DigestHA1(d.Algorithm, name, key))
+		out, err := app.AuthenticateDigest(context.Background(), name, d)
+		if err != nil || (out.Principal != nil) != ok {
+			t.Errorf("%s with its key over Digest: authenticated %v, want %v (%v)", name, out.Principal != nil, ok, err)
 		}
 	}
 }
@@ -166,7 +219,8 @@ func TestTheBinaryServes(t *testing.T) {
 		addr := freeAddr(t)
 		env := []string{"INVENTORY_DATABASE_URL=" + databaseURL, "INVENTORY_HTTP_ADDR=" + addr,
 			"INVENTORY_API_KEY=serve-key-0123456789", "INVENTORY_LOG_LEVEL=warn"}
-		key := runInventory(t, bin, env, "users", "add", "storefront", "--role", "reader").lastLine()
+		key := runInventory(t, bin, env, "users", "add", "storefront", "--role", "reader", "--digest").lastLine()
+		plain := runInventory(t, bin, env, "users", "add", "backoffice", "--role", "reader").lastLine()
 
 		cmd := exec.Command(bin)
 		cmd.Env = append(os.Environ(), env...)
@@ -212,6 +266,10 @@ func TestTheBinaryServes(t *testing.T) {
 		out, err := exec.Command("curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}", "--digest", "-u", "storefront:"+key, base+"/api/warehouses").Output()
 		if err != nil || string(out) != "200" {
 			t.Fatalf("curl --digest: %s %v", out, err)
+		}
+		out, err = exec.Command("curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}", "--digest", "-u", "backoffice:"+plain, base+"/api/warehouses").Output()
+		if err != nil || string(out) != "401" {
+			t.Fatalf("curl --digest as a user added without --digest: %s %v", out, err)
 		}
 		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 			t.Fatal(err)

@@ -18,7 +18,7 @@ func TestConsoleSessions(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
 		ctx := apitest.Admin()
 		app, db, clock := newUsersApp(t, databaseURL)
-		other := application.New(db, clock) // a second instance on the same database
+		other := application.New(db, clock, apitest.Secrets(t)) // a second instance on the same database
 
 		if token, err := app.SignIn(ctx, "admin", "wrong key"); err != nil || token != "" {
 			t.Fatalf("wrong key: token %q, err %v", token, err)
@@ -26,7 +26,7 @@ func TestConsoleSessions(t *testing.T) {
 		if token, err := app.SignIn(ctx, "nobody", usersAdminKey); err != nil || token != "" {
 			t.Fatalf("unknown user: token %q, err %v", token, err)
 		}
-		id, key, err := app.CreateUser(ctx, "olga", user.Operator)
+		id, key, err := app.CreateUser(ctx, "olga", user.Operator, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,7 +143,7 @@ func TestConsoleSessionsOutliveNoUser(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
 		ctx := apitest.Admin()
 		app, _, _ := newUsersApp(t, databaseURL)
-		id, key, err := app.CreateUser(ctx, "rita", user.Reader)
+		id, key, err := app.CreateUser(ctx, "rita", user.Reader, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -154,7 +154,7 @@ func TestConsoleSessionsOutliveNoUser(t *testing.T) {
 		if err := app.DeleteUser(ctx, id); err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := app.CreateUser(ctx, "rita", user.Admin); err != nil {
+		if _, _, err := app.CreateUser(ctx, "rita", user.Admin, false); err != nil {
 			t.Fatal(err)
 		}
 		if u, err := app.SessionUser(ctx, token); err != nil || u != nil {

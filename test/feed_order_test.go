@@ -48,7 +48,7 @@ func feedInstance(t *testing.T, databaseURL string) *apitest.Env {
 	slowCommit := application.WithAfterRecordingEvents(func(context.Context) {
 		time.Sleep(time.Duration(rand.IntN(4000)) * time.Microsecond)
 	})
-	app := application.New(db, feedClock{}, slowCommit)
+	app := application.New(db, feedClock{}, apitest.Secrets(t), slowCommit)
 	if _, err := app.EnsureAPIUser(apitest.Admin(), apitest.User, apitest.Key); err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ func TestIdempotencyKeysExpireAfterTheRetention(t *testing.T) {
 			t.Fatal(err)
 		}
 		clock := &movableClock{now: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)}
-		app := application.New(db, clock)
+		app := application.New(db, clock, apitest.Secrets(t))
 		whID, err := app.CreateWarehouse(ctx, warehouse.Details{Code: "WH", Name: "Main"})
 		if err != nil {
 			t.Fatal(err)

@@ -189,7 +189,7 @@ func limitsService(t *testing.T, cfg httpapi.Config) (*httpapi.Handler, *applica
 	if err := db.Migrate(ctx); err != nil {
 		t.Fatal(err)
 	}
-	app := application.New(db, bootClock{})
+	app := application.New(db, bootClock{}, apitest.Secrets(t))
 	if _, err := app.EnsureAPIUser(ctx, "admin", "secret-test-key-0123"); err != nil {
 		t.Fatal(err)
 	}
@@ -386,7 +386,7 @@ func TestPostgresStandardConformingStringsIsPinned(t *testing.T) {
 	if err := db.Bun().QueryRowContext(ctx, "SHOW standard_conforming_strings").Scan(&scs); err != nil || scs != "on" {
 		t.Fatalf("standard_conforming_strings = %q (%v), want on", scs, err)
 	}
-	app := application.New(db, bootClock{})
+	app := application.New(db, bootClock{}, apitest.Secrets(t))
 	name := `C:\new\table' OR '1'='1 \' --`
 	id, err := app.CreateArticleDetail(ctx, 0, `N\1`, name, 0)
 	if err != nil {

@@ -30,7 +30,7 @@ func TestLocationsFollowTheBaseURLOrTheRequest(t *testing.T) {
 	if err := db.Migrate(ctx); err != nil {
 		t.Fatal(err)
 	}
-	app := application.New(db, bootClock{})
+	app := application.New(db, bootClock{}, apitest.Secrets(t))
 	if _, err := app.EnsureAPIUser(ctx, "admin", "secret-test-key-0123"); err != nil {
 		t.Fatal(err)
 	}

@@ -66,7 +66,7 @@ func (m *instantMailer) Send(_ context.Context, mail ports.Mail) error {
 
 func mailInstance(t *testing.T, databaseURL string, off time.Duration) *application.App {
 	env := apitest.New(t, databaseURL)
-	return application.New(env.DB, skewedClock{off})
+	return application.New(env.DB, skewedClock{off}, apitest.Secrets(t))
 }
 
 func mailEnqueue(t *testing.T, app *application.App, env *apitest.Env, to string) {
@@ -83,7 +83,7 @@ func TestMailLeaseUsesTheDatabaseClock(t *testing.T) {
 	t.Parallel()
 	databaseURL := testdb.Postgres(t)
 	env := apitest.New(t, databaseURL)
-	behind := application.New(env.DB, skewedClock{-15 * time.Second})
+	behind := application.New(env.DB, skewedClock{-15 * time.Second}, apitest.Secrets(t))
 	ahead := mailInstance(t, databaseURL, 15*time.Second)
 	mailEnqueue(t, behind, env, "jane@example.com")
 

@@ -212,7 +212,7 @@ var useCaseOfRoute = map[string]routeUseCase{
 		return err
 	},
 	"POST /api/users": func(ctx context.Context, app *application.App, _ int) error {
-		_, _, err := app.CreateUser(ctx, "", "")
+		_, _, err := app.CreateUser(ctx, "", "", false)
 		return err
 	},
 	"GET /api/users/{id}": func(ctx context.Context, app *application.App, _ int) error {

@@ -65,7 +65,7 @@ func newUsersEnv(t *testing.T, databaseURL string) *usersEnv {
 		t.Fatal(err)
 	}
 	clock := &usersClock{now: time.Now().UTC()}
-	app := application.New(db, clock)
+	app := application.New(db, clock, apitest.Secrets(t))
 	if _, err := app.EnsureAPIUser(apitest.Admin(), apitest.User, usersAdminKey); err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func newUsersEnv(t *testing.T, databaseURL string) *usersEnv {
 func (e *usersEnv) instance(t *testing.T, db *bunstore.DB, clock *usersClock) (string, *httpapi.Handler, *observer.ObservedLogs) {
 	core, logs := observer.New(zap.InfoLevel)
 	log := zap.New(zapcore.NewTee(core, zaptest.NewLogger(t, zaptest.Level(zap.ErrorLevel)).Core()))
-	h, err := httpapi.NewHandler(application.New(db, clock), log, httpapi.Config{Now: clock.Now}, db.Ping, prometheus.NewRegistry())
+	h, err := httpapi.NewHandler(application.New(db, clock, apitest.Secrets(t)), log, httpapi.Config{Now: clock.Now}, db.Ping, prometheus.NewRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,9 +126,22 @@ func usersAs(t *testing.T, env *apitest.Env, name, key, method, path string, bod
 // addUser creates a user over the API and returns its id and key.
 func (e *usersEnv) addUser(name, role string) (int64, string) {
 	e.t.Helper()
-	res := usersAs(e.t, e.Env, apitest.User, usersAdminKey, http.MethodPost, "/api/users", map[string]string{"name": name, "role": role})
+	return e.addUserWith(map[string]any{"name": name, "role": role})
+}
+
+// addDigestUser creates a user that may use Digest and returns its id and
+// key.
+func (e *usersEnv) addDigestUser(name, role string) (int64, string) {
+	e.t.Helper()
+	return e.addUserWith(map[string]any{"name": name, "role": role, "digest": true})
+}
+
+func (e *usersEnv) addUserWith(body map[string]any) (int64, string) {
+	e.t.Helper()
+	name := body["name"]
+	res := usersAs(e.t, e.Env, apitest.User, usersAdminKey, http.MethodPost, "/api/users", body)
 	if res.Status != http.StatusCreated {
-		e.t.Fatalf("create %s: %s", name, res)
+		e.t.Fatalf("create %v: %s", name, res)
 	}
 	var b struct {
 		Data struct {

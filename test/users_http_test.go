@@ -36,7 +36,7 @@ func TestUsersHTTP(t *testing.T) {
 		}
 
 		res = admin(http.MethodGet, fmt.Sprintf("/api/users/%d", id), nil)
-		want := fmt.Sprintf(`{"success":true,"data":{"id":%d,"name":"shop","role":"operator","enabled":true}}`, id)
+		want := fmt.Sprintf(`{"success":true,"data":{"id":%d,"name":"shop","role":"operator","enabled":true,"digest":false}}`, id)
 		if res.Status != http.StatusOK || string(res.Body) != want {
 			t.Fatalf("get: %s, want %s", res, want)
 		}

@@ -29,7 +29,7 @@ func newUsersApp(t *testing.T, databaseURL string) (*application.App, *bunstore.
 		t.Fatal(err)
 	}
 	clock := &usersClock{now: time.Now().UTC()}
-	app := application.New(db, clock)
+	app := application.New(db, clock, apitest.Secrets(t))
 	if _, err := app.EnsureAPIUser(apitest.Admin(), "admin", usersAdminKey); err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestUsersUseCases(t *testing.T) {
 		if err != nil || admin.Role() != user.Admin || !admin.Enabled() {
 			t.Fatalf("the configured user is an enabled admin: %v %+v", err, admin)
 		}
-		id, key, err := app.CreateUser(ctx, "shop.front-1", user.Operator)
+		id, key, err := app.CreateUser(ctx, "shop.front-1", user.Operator, false)
 		if err != nil || id <= 0 || len(key) < 32 {
 			t.Fatalf("create: %d %q %v", id, key, err)
 		}
@@ -68,14 +68,14 @@ func TestUsersUseCases(t *testing.T) {
 			{"shop.front-1", user.Reader, "name"}, {"bad name", user.Reader, "name"},
 			{strings.Repeat("n", 65), user.Reader, "name"}, {"", user.Reader, "name"}, {"x", "root", "role"},
 		} {
-			_, _, err := app.CreateUser(ctx, tc.name, tc.role)
+			_, _, err := app.CreateUser(ctx, tc.name, tc.role, false)
 			e, ok := errs.As(err)
 			if !ok || e.Kind != errs.Invalid || len(e.Fields) != 1 || e.Fields[0].Property != tc.property {
 				t.Errorf("create %q %q: want invalid %s, got %v", tc.name, tc.role, tc.property, err)
 			}
 		}
 
-		if _, _, err := app.CreateUser(ctx, "reader", user.Reader); err != nil {
+		if _, _, err := app.CreateUser(ctx, "reader", user.Reader, false); err != nil {
 			t.Fatal(err)
 		}
 		page, err := app.Users(ctx, ports.ListQuery{Limit: 10, Filters: []ports.Filter{
@@ -154,7 +154,7 @@ func TestTheLastEnabledAdminIsProtected(t *testing.T) {
 			}
 		}
 		// A disabled admin is no admin to fall back on.
-		offID, _, _ := app.CreateUser(ctx, "off", user.Admin)
+		offID, _, _ := app.CreateUser(ctx, "off", user.Admin, false)
 		if err := app.UpdateUser(ctx, offID, nil, ptrTo(false)); err != nil {
 			t.Fatal(err)
 		}
@@ -185,7 +185,7 @@ func TestConcurrentDemotionsLeaveAnAdmin(t *testing.T) {
 			page, _ := app.Users(ctx, ports.ListQuery{Limit: 100, Filters: []ports.Filter{
 				{Property: "user.role", Expression: "=", Values: []any{"admin"}}}})
 			a := page.Items[0].ID()
-			b, _, err := app.CreateUser(ctx, "admin"+string(rune('a'+round)), user.Admin)
+			b, _, err := app.CreateUser(ctx, "admin"+string(rune('a'+round)), user.Admin, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -226,7 +226,7 @@ func TestTheConfiguredUserIsAnAdmin(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
 		ctx := apitest.Admin()
 		app, _, _ := newUsersApp(t, databaseURL)
-		id, _, _ := app.CreateUser(ctx, "ops", user.Admin)
+		id, _, _ := app.CreateUser(ctx, "ops", user.Admin, false)
 		admin, _ := app.UserByName(ctx, "admin")
 		if err := app.UpdateUser(ctx, admin.ID(), ptrTo(user.Reader), ptrTo(false)); err != nil {
 			t.Fatal(err)
@@ -251,7 +251,7 @@ func TestDigestNonceCountsArePerUser(t *testing.T) {
 		app, _, _ := newUsersApp(t, databaseURL)
 		keys := map[string]string{}
 		for _, name := range []string{"shop", "till"} {
-			_, key, err := app.CreateUser(ctx, name, user.Reader)
+			_, key, err := app.CreateUser(ctx, name, user.Reader, true)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -295,7 +295,7 @@ func TestDigestUseCase(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
 		ctx := apitest.Admin()
 		app, _, clock := newUsersApp(t, databaseURL)
-		_, key, _ := app.CreateUser(ctx, "shop", user.Reader)
+		_, key, _ := app.CreateUser(ctx, "shop", user.Reader, true)
 		nonce, err := app.DigestNonce(ctx)
 		if err != nil {
 			t.Fatal(err)

@@ -1024,7 +1024,7 @@ func TestUnreachableDatabaseHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	h, err := httpapi.NewHandler(application.New(db, whClock{}), zap.NewNop(), httpapi.Config{}, db.Ping, prometheus.NewRegistry())
+	h, err := httpapi.NewHandler(application.New(db, whClock{}, apitest.Secrets(t)), zap.NewNop(), httpapi.Config{}, db.Ping, prometheus.NewRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}

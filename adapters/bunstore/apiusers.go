@@ -3,7 +3,6 @@ package bunstore
 import (
 	"context"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"time"
 
@@ -17,11 +16,15 @@ import (
 type apiUserRow struct {
 	bun.BaseModel `bun:"table:api_users,alias:u"`
 
-	ID           int64          `bun:"id,pk,autoincrement"`
-	Name         string         `bun:"name"`
-	KeyHash      string         `bun:"key_hash"`
-	Role         string         `bun:"role"`
-	Enabled      bool           `bun:"enabled"`
+	ID   int64  `bun:"id,pk,autoincrement"`
+	Name string `bun:"name"`
+	// KeyHash is a bare SHA-256 of the key, as kept before there was a
+	// secret; empty once sealed into KeyCheck at a start with the secret.
+	KeyHash  string         `bun:"key_hash"`
+	KeyCheck sql.NullString `bun:"key_check"`
+	Role     string         `bun:"role"`
+	Enabled  bool           `bun:"enabled"`
+	// Sealed H(name:realm:key) per algorithm; NULL: Digest off.
 	DigestSHA256 sql.NullString `bun:"digest_sha256"`
 	DigestMD5    sql.NullString `bun:"digest_md5"`
 }
@@ -33,13 +36,13 @@ var userColumns = columns{
 func toUserRow(u *user.User) *apiUserRow {
 	c := u.Credentials()
 	nullable := func(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
-	return &apiUserRow{ID: u.ID(), Name: u.Name(), KeyHash: c.KeyHash, Role: string(u.Role()), Enabled: u.Enabled(),
-		DigestSHA256: nullable(c.DigestSHA256), DigestMD5: nullable(c.DigestMD5)}
+	return &apiUserRow{ID: u.ID(), Name: u.Name(), KeyHash: c.LegacyKeyHash, KeyCheck: nullable(c.Key),
+		Role: string(u.Role()), Enabled: u.Enabled(), DigestSHA256: nullable(c.DigestSHA256), DigestMD5: nullable(c.DigestMD5)}
 }
 
 func (row *apiUserRow) toDomain() *user.User {
 	return user.UnmarshalFromDatabase(row.ID, row.Name, user.Role(row.Role), row.Enabled, user.Credentials{
-		KeyHash: row.KeyHash, DigestSHA256: row.DigestSHA256.String, DigestMD5: row.DigestMD5.String,
+		Key: row.KeyCheck.String, LegacyKeyHash: row.KeyHash, DigestSHA256: row.DigestSHA256.String, DigestMD5: row.DigestMD5.String,
 	})
 }
 
@@ -118,15 +121,6 @@ func (r apiUsers) EnabledAdmins(ctx context.Context) (int, error) {
 type digestNonces struct{ s *store }
 
 func (s *store) DigestNonces() ports.DigestNonceStore { return digestNonces{s} }
-
-func (r digestNonces) Secret(ctx context.Context) ([]byte, error) {
-	var value string
-	err := r.s.idb.NewSelect().Table("auth_secrets").Column("value").Where("name = 'digest_nonce'").Scan(ctx, &value)
-	if err != nil {
-		return nil, err
-	}
-	return hex.DecodeString(value)
-}
 
 func (r digestNonces) Use(ctx context.Context, nonce, userName string, nc int64, issuedAt time.Time) (bool, error) {
 	res, err := r.s.idb.NewRaw(`INSERT INTO digest_nonce_counts (nonce, user_name, nc, issued_at) VALUES (?, ?, ?, ?)

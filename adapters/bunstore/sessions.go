@@ -67,13 +67,3 @@ func (r sessions) PurgeExpired(ctx context.Context, lastUse, signedIn time.Time)
 	n, err := res.RowsAffected()
 	return int(n), err
 }
-
-func (r sessions) FormKey(ctx context.Context, candidate string) (string, error) {
-	if _, err := r.s.idb.NewRaw("INSERT INTO console_form_key (id, secret) VALUES (1, ?) ON CONFLICT (id) DO NOTHING",
-		candidate).Exec(ctx); err != nil {
-		return "", err
-	}
-	var secret string
-	err := r.s.idb.NewRaw("SELECT secret FROM console_form_key WHERE id = 1").Scan(ctx, &secret)
-	return secret, err
-}

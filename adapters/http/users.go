@@ -14,16 +14,19 @@ type userJSON struct {
 	Name    string `json:"name"`
 	Role    string `json:"role"`
 	Enabled bool   `json:"enabled"`
+	Digest  bool   `json:"digest"`
 }
 
 type userCreateBody struct {
-	Name string `json:"name" validate:"required"`
-	Role string `json:"role" validate:"required"`
+	Name   string `json:"name" validate:"required"`
+	Role   string `json:"role" validate:"required"`
+	Digest bool   `json:"digest"`
 }
 
 type userUpdateBody struct {
 	Role    *string `json:"role"`
 	Enabled *bool   `json:"enabled"`
+	Digest  *bool   `json:"digest"`
 }
 
 type userCreatedJSON struct {
@@ -46,7 +49,7 @@ func (h *Handler) userRoutes() {
 }
 
 func toUserJSON(u *user.User) userJSON {
-	return userJSON{ID: u.ID(), Name: u.Name(), Role: string(u.Role()), Enabled: u.Enabled()}
+	return userJSON{ID: u.ID(), Name: u.Name(), Role: string(u.Role()), Enabled: u.Enabled(), Digest: u.Digest()}
 }
 
 func (h *Handler) listUsers(w http.ResponseWriter, r *http.Request) error {
@@ -75,7 +78,7 @@ func (h *Handler) createUser(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	id, key, err := h.app.CreateUser(r.Context(), body.Name, role)
+	id, key, err := h.app.CreateUser(r.Context(), body.Name, role, body.Digest)
 	if err != nil {
 		return err
 	}
@@ -102,8 +105,13 @@ func (h *Handler) updateUser(w http.ResponseWriter, r *http.Request) error {
 		}
 		role = &parsed
 	}
-	if err := h.app.UpdateUser(r.Context(), id, role, body.Enabled); err != nil {
+	key, err := h.app.ChangeUser(r.Context(), id, role, body.Enabled, body.Digest)
+	if err != nil {
 		return err
+	}
+	if key != "" { // Digest turned on: a new key, shown only here
+		writeJSON(w, http.StatusOK, dataBody[keyJSON]{Success: true, Data: keyJSON{Key: key}})
+		return nil
 	}
 	writeJSON(w, http.StatusOK, ok)
 	return nil

@@ -42,12 +42,14 @@ func HashToken(token string) string {
 }
 
 // Fingerprint identifies the credential u has now. It is made from what
-// storage keeps to check the key, never from the key, so that rotating the
-// key (or anything else that replaces the stored hashes) changes it.
+// storage keeps to check the key, never from the key, so that whatever
+// replaces that (a new key, Digest turned on, which issues one, the values
+// sealed anew under a new secret) changes it; turning Digest off leaves the
+// key, and the sessions, as they are.
 func Fingerprint(u *user.User) string {
 	c := u.Credentials()
 	h := sha256.New()
-	for _, part := range []string{"console session credential", c.KeyHash, c.DigestSHA256, c.DigestMD5} {
+	for _, part := range []string{"console session credential", c.Key, c.LegacyKeyHash} {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
 	}

@@ -11,7 +11,7 @@ var start = time.Date(2026, 11, 23, 8, 0, 0, 0, time.UTC)
 
 func anna(t *testing.T) *user.User {
 	t.Helper()
-	u, err := user.New("anna", user.Reader, "anna's key, long enough")
+	u, err := user.New("anna", user.Reader, user.Credentials{Key: "sealed check of anna's key"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,14 +67,14 @@ func TestASessionBelongsToItsUsersIdAndCurrentKey(t *testing.T) {
 		t.Error("belongs to a deleted user")
 	}
 
-	sameName, _ := user.New("anna", user.Admin, "anna's key, long enough")
+	sameName, _ := user.New("anna", user.Admin, user.Credentials{Key: "sealed check of anna's key"})
 	sameName.Assign(8)
 	if s.BelongsTo(sameName) {
 		t.Error("a user created later under the same name, with the same key, inherits the session")
 	}
 
 	rotated := user.UnmarshalFromDatabase(u.ID(), u.Name(), u.Role(), true, u.Credentials())
-	rotated.RotateKey("anna's new key, long enough")
+	rotated.RotateKey(user.Credentials{Key: "sealed check of anna's new key"})
 	if s.BelongsTo(rotated) {
 		t.Error("the session survives a rotated key")
 	}
@@ -95,7 +95,24 @@ func TestNeitherTheTokenNorTheKeyIsKept(t *testing.T) {
 	if s.TokenHash() == "token" || s.TokenHash() != HashToken("token") {
 		t.Errorf("token hash %q", s.TokenHash())
 	}
-	if c := anna(t).Credentials(); s.Credential() == c.KeyHash || s.Credential() == user.HashKey("anna's key, long enough") {
-		t.Errorf("the credential fingerprint is a stored hash itself: %q", s.Credential())
+	if c := anna(t).Credentials(); s.Credential() == c.Key {
+		t.Errorf("the credential fingerprint is the stored value itself: %q", s.Credential())
+	}
+}
+
+func TestDigestOffKeepsTheSessionAndDigestOnEndsIt(t *testing.T) {
+	u := anna(t)
+	u.RotateKey(user.Credentials{Key: "sealed check", DigestSHA256: "s", DigestMD5: "m"})
+	s := New("token", u, "csrf", start)
+	off := user.UnmarshalFromDatabase(u.ID(), u.Name(), u.Role(), true, u.Credentials())
+	off.DisableDigest()
+	if !s.BelongsTo(off) {
+		t.Error("turning Digest off leaves the key, and the session")
+	}
+	on := user.UnmarshalFromDatabase(u.ID(), u.Name(), u.Role(), true, user.Credentials{Key: "sealed check"})
+	s = New("token", on, "csrf", start)
+	on.RotateKey(user.Credentials{Key: "sealed check of the new key", DigestSHA256: "s", DigestMD5: "m"})
+	if s.BelongsTo(on) {
+		t.Error("turning Digest on issues a new key, which ends the session")
 	}
 }

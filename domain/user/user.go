@@ -1,5 +1,5 @@
 // Package user holds the API user aggregate: who may call the API, in which
-// role, and what is kept to check a key (hashes only, never the key).
+// role, and what is kept to check a key (never the key).
 package user
 
 import (
@@ -71,30 +71,23 @@ func ValidName(s string) bool {
 // it, so changing it invalidates them.
 const Realm = "Inventory REST-API"
 
-// Credentials is what is stored to check a key: SHA-256 of the key for Basic,
-// and H(name:realm:key) per Digest algorithm (RFC 7616 calls it the userhash-
-// less A1 hash), which Digest cannot do without. None of them gives the key.
+// Credentials is what storage keeps to check a user's key. The domain does
+// not look inside: the values are made and read through ports.Secrets,
+// under a secret that storage does not hold.
 type Credentials struct {
-	KeyHash      string
-	DigestSHA256 string // empty for users whose key predates Digest support
+	// Key checks the key, for Basic and the console's sign-in.
+	Key string
+	// DigestSHA256 and DigestMD5 give H(name:realm:key) back per Digest
+	// algorithm; both empty: Digest is off for the user.
+	DigestSHA256 string
 	DigestMD5    string
+	// LegacyKeyHash is a bare SHA-256 of the key, as stored before there
+	// was a secret; it is sealed into Key at the first start with one.
+	LegacyKeyHash string
 }
 
-// CredentialsFor derives the stored hashes of key for the user name.
-func CredentialsFor(name, key string) Credentials {
-	return Credentials{
-		KeyHash:      HashKey(key),
-		DigestSHA256: DigestHA1(DigestSHA256, name, key),
-		DigestMD5:    DigestHA1(DigestMD5, name, key),
-	}
-}
-
-// HashKey is the stored form of a key for Basic. Keys are long random
-// strings, so one SHA-256 is enough and keeps per-request checks cheap.
-func HashKey(key string) string {
-	sum := sha256.Sum256([]byte(key))
-	return hex.EncodeToString(sum[:])
-}
+// Digest tells whether the credentials let the user use Digest.
+func (c Credentials) Digest() bool { return c.DigestSHA256 != "" && c.DigestMD5 != "" }
 
 // MinKeyLength is the shortest key the service hands out or accepts from the
 // configuration.
@@ -109,8 +102,8 @@ type User struct {
 	creds   Credentials
 }
 
-// New makes an enabled user with the given key.
-func New(name string, role Role, key string) (*User, error) {
+// New makes an enabled user whose key creds check.
+func New(name string, role Role, creds Credentials) (*User, error) {
 	if !ValidName(name) {
 		return nil, errs.InvalidFields(errs.FieldError{Property: "name",
 			Message: "must be 1 to 64 characters of ASCII letters, digits, '.', '_' or '-'"})
@@ -119,7 +112,7 @@ func New(name string, role Role, key string) (*User, error) {
 		_, err := ParseRole(string(role))
 		return nil, err
 	}
-	return &User{name: name, role: role, enabled: true, creds: CredentialsFor(name, key)}, nil
+	return &User{name: name, role: role, enabled: true, creds: creds}, nil
 }
 
 // UnmarshalFromDatabase rebuilds a stored user.
@@ -139,13 +132,16 @@ func (u *User) Credentials() Credentials { return u.creds }
 // isEnabledAdmin tells whether the user counts for the last-admin rule.
 func (u *User) isEnabledAdmin() bool { return u.enabled && u.role == Admin }
 
-// RotateKey replaces the key: the old one stops working once this is saved.
-func (u *User) RotateKey(key string) { u.creds = CredentialsFor(u.name, key) }
+// Digest tells whether the user may authenticate with HTTP Digest.
+func (u *User) Digest() bool { return u.creds.Digest() }
 
-// CheckKey tells whether key is the user's key, in constant time.
-func (u *User) CheckKey(key string) bool {
-	return subtle.ConstantTimeCompare([]byte(u.creds.KeyHash), []byte(HashKey(key))) == 1
-}
+// RotateKey replaces the credentials with those of a new key: the old key
+// stops working once this is saved. What Digest checks is made from the
+// key, so turning Digest on is a rotation too.
+func (u *User) RotateKey(creds Credentials) { u.creds = creds }
+
+// DisableDigest forgets what Digest checks; the key stays valid for Basic.
+func (u *User) DisableDigest() { u.creds.DigestSHA256, u.creds.DigestMD5 = "", "" }
 
 // ErrLastAdmin is why the last enabled admin stays an enabled admin.
 var ErrLastAdmin = errs.Invalidf("the last enabled admin can be neither deleted, disabled nor demoted").Breaks("last_admin")
@@ -231,15 +227,6 @@ type DigestRequest struct {
 	Response  string
 }
 
-// HA1 returns the stored H(name:realm:key) for alg; empty when none is
-// stored (the user's key predates Digest support).
-func (c Credentials) HA1(alg DigestAlgorithm) string {
-	if alg == DigestMD5 {
-		return c.DigestMD5
-	}
-	return c.DigestSHA256
-}
-
 // Expected is the response a client that knows the key sends (RFC 7616
 // section 3.4.1, qop=auth).
 func (d DigestRequest) Expected(ha1 string) string {
@@ -247,14 +234,8 @@ func (d DigestRequest) Expected(ha1 string) string {
 	return d.Algorithm.Hash(ha1 + ":" + d.Nonce + ":" + d.NC + ":" + d.CNonce + ":auth:" + ha2)
 }
 
-// CheckDigest tells whether d proves the user's key, in constant time.
-// Without a stored hash for the algorithm it fails, after the same work.
-func (u *User) CheckDigest(d DigestRequest) bool {
-	ha1 := u.creds.HA1(d.Algorithm)
-	stored := ha1 != ""
-	if !stored {
-		ha1 = d.Algorithm.Hash("")
-	}
-	ok := subtle.ConstantTimeCompare([]byte(d.Expected(ha1)), []byte(strings.ToLower(d.Response))) == 1
-	return ok && stored
+// Check tells whether d proves the key whose H(name:realm:key) is
+// ha1, in constant time.
+func (d DigestRequest) Check(ha1 string) bool {
+	return subtle.ConstantTimeCompare([]byte(d.Expected(ha1)), []byte(strings.ToLower(d.Response))) == 1
 }

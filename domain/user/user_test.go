@@ -20,7 +20,7 @@ func TestNamesAreShortASCIIWords(t *testing.T) {
 		if ValidName(bad) {
 			t.Errorf("%q is not a valid name", bad)
 		}
-		if _, err := New(bad, Reader, "k"); errs.KindOf(err) != errs.Invalid {
+		if _, err := New(bad, Reader, Credentials{Key: "k"}); errs.KindOf(err) != errs.Invalid {
 			t.Errorf("New(%q): want invalid, got %v", bad, err)
 		}
 	}
@@ -43,33 +43,26 @@ func TestRolesCoverTheWeakerOnes(t *testing.T) {
 	if _, err := ParseRole("root"); errs.KindOf(err) != errs.Invalid {
 		t.Errorf("unknown role: %v", err)
 	}
-	if _, err := New("x", "root", "k"); errs.KindOf(err) != errs.Invalid {
+	if _, err := New("x", "root", Credentials{Key: "k"}); errs.KindOf(err) != errs.Invalid {
 		t.Errorf("a user with an unknown role: %v", err)
 	}
 }
 
-func TestOnlyHashesOfTheKeyAreKept(t *testing.T) {
-	u, err := New("shop", Operator, "0123456789abcdef-key")
-	if err != nil || !u.Enabled() || u.Role() != Operator {
-		t.Fatalf("new user: %v %+v", err, u)
+func TestDigestIsOnWithBothAlgorithmsAndOffWithout(t *testing.T) {
+	u, err := New("shop", Operator, Credentials{Key: "k1"})
+	if err != nil || !u.Enabled() || u.Role() != Operator || u.Digest() {
+		t.Fatalf("new user without Digest: %v %+v", err, u)
 	}
-	c := u.Credentials()
-	for _, h := range []string{c.KeyHash, c.DigestSHA256, c.DigestMD5} {
-		if h == "" || strings.Contains(h, "0123456789abcdef-key") {
-			t.Fatalf("stored %q", h)
-		}
+	u.RotateKey(Credentials{Key: "k2", DigestSHA256: "s", DigestMD5: "m"})
+	if !u.Digest() || u.Credentials().Key != "k2" {
+		t.Fatal("a new key with Digest turns it on")
 	}
-	md := md5.Sum([]byte("shop:Inventory REST-API:0123456789abcdef-key"))
-	sh := sha256.Sum256([]byte("shop:Inventory REST-API:0123456789abcdef-key"))
-	if c.DigestMD5 != hex.EncodeToString(md[:]) || c.DigestSHA256 != hex.EncodeToString(sh[:]) {
-		t.Fatal("Digest keeps H(name:realm:key) per algorithm")
+	u.DisableDigest()
+	if u.Digest() || u.Credentials().Key != "k2" {
+		t.Fatal("turning Digest off keeps the key")
 	}
-	if !u.CheckKey("0123456789abcdef-key") || u.CheckKey("0123456789abcdef-kez") {
-		t.Fatal("the key checks")
-	}
-	u.RotateKey("another-key-0123456789")
-	if u.CheckKey("0123456789abcdef-key") || !u.CheckKey("another-key-0123456789") {
-		t.Fatal("after rotation only the new key works")
+	if (Credentials{Key: "k", DigestSHA256: "s"}).Digest() {
+		t.Fatal("Digest needs both algorithms")
 	}
 }
 
@@ -91,23 +84,23 @@ func TestDigestResponsesFollowRFC7616(t *testing.T) {
 	}
 }
 
-func TestDigestChecksAgainstTheStoredHash(t *testing.T) {
-	u, _ := New("shop", Reader, "the-key-0123456789")
+func TestDigestChecksAgainstHA1(t *testing.T) {
 	for _, alg := range DigestAlgorithms {
 		d := DigestRequest{Algorithm: alg, Method: "GET", URI: "/api/warehouses", Nonce: "n", NC: "00000001", CNonce: "c"}
-		d.Response = d.Expected(DigestHA1(alg, "shop", "the-key-0123456789"))
-		if !u.CheckDigest(d) {
-			t.Errorf("%s: the right response is accepted", alg)
+		ha1 := DigestHA1(alg, "shop", "the-key-0123456789")
+		d.Response = strings.ToUpper(d.Expected(ha1))
+		if !d.Check(ha1) {
+			t.Errorf("%s: the right response is accepted, in either case", alg)
 		}
 		d.Response = d.Expected(DigestHA1(alg, "shop", "wrong-key-0123456789"))
-		if u.CheckDigest(d) {
+		if d.Check(ha1) {
 			t.Errorf("%s: a wrong key is refused", alg)
 		}
-		legacy := UnmarshalFromDatabase(1, "shop", Reader, true, Credentials{KeyHash: HashKey("the-key-0123456789")})
-		d.Response = d.Expected(alg.Hash(""))
-		if legacy.CheckDigest(d) {
-			t.Errorf("%s: a user without stored Digest hashes cannot use Digest", alg)
-		}
+	}
+	md := md5.Sum([]byte("shop:Inventory REST-API:k"))
+	sh := sha256.Sum256([]byte("shop:Inventory REST-API:k"))
+	if DigestHA1(DigestMD5, "shop", "k") != hex.EncodeToString(md[:]) || DigestHA1(DigestSHA256, "shop", "k") != hex.EncodeToString(sh[:]) {
+		t.Fatal("HA1 is H(name:realm:key) per algorithm")
 	}
 	if a, ok := ParseDigestAlgorithm("sha-256"); !ok || a != DigestSHA256 {
 		t.Error("algorithm names are case-insensitive")
@@ -120,7 +113,7 @@ func TestDigestChecksAgainstTheStoredHash(t *testing.T) {
 func ptr[T any](v T) *T { return &v }
 
 func TestTheLastEnabledAdminStaysAnEnabledAdmin(t *testing.T) {
-	admin := func() *User { u, _ := New("root", Admin, "k"); return u }
+	admin := func() *User { u, _ := New("root", Admin, Credentials{Key: "k"}); return u }
 	last := Admins{EnabledAdmins: 1}
 	for name, change := range map[string]func(*User) error{
 		"demoted":  func(u *User) error { return last.Change(u, ptr(Operator), nil) },

@@ -29,9 +29,12 @@ import (
 
 	"github.com/shopstock/inventory/adapters/bunstore"
 	httpapi "github.com/shopstock/inventory/adapters/http"
+	"github.com/shopstock/inventory/adapters/secretkey"
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/lockout"
 	"github.com/shopstock/inventory/domain/user"
+	"github.com/shopstock/inventory/ports"
+	"github.com/shopstock/inventory/test/testdb"
 )
 
 // User and Key are the credentials of the API user every Env has.
@@ -68,6 +71,33 @@ func New(t *testing.T, databaseURL string) *Env {
 // trusted proxies) as given.
 func NewWithConfig(t *testing.T, databaseURL string, cfg httpapi.Config) *Env {
 	t.Helper()
+	return NewWithSecrets(t, databaseURL, cfg, Secrets(t))
+}
+
+// Secrets is the keyring of testdb.SecretKey, the secret every Env has
+// unless a test gives another.
+func Secrets(t testing.TB) *secretkey.Keyring {
+	t.Helper()
+	return SecretsOf(t, testdb.SecretKey)
+}
+
+// SecretsOf is the keyring of a secret written as INVENTORY_SECRET_KEY is.
+func SecretsOf(t testing.TB, secret string) *secretkey.Keyring {
+	t.Helper()
+	b, err := secretkey.Parse(secret)
+	if err != nil {
+		t.Fatalf("apitest: secret: %v", err)
+	}
+	k, err := secretkey.New(b, nil)
+	if err != nil {
+		t.Fatalf("apitest: secret: %v", err)
+	}
+	return k
+}
+
+// NewWithSecrets is NewWithConfig with the service's secret as given.
+func NewWithSecrets(t *testing.T, databaseURL string, cfg httpapi.Config, secrets ports.Secrets) *Env {
+	t.Helper()
 	ctx := context.Background()
 	db, err := bunstore.Open(databaseURL)
 	if err != nil {
@@ -81,7 +111,7 @@ func NewWithConfig(t *testing.T, databaseURL string, cfg httpapi.Config) *Env {
 	if err := db.Migrate(ctx); err != nil {
 		t.Fatalf("apitest: migrate: %v", err)
 	}
-	app := application.New(db, utcClock{})
+	app := application.New(db, utcClock{}, secrets)
 	if _, err := app.EnsureAPIUser(application.WithPrincipal(ctx, application.System), User, Key); err != nil {
 		t.Fatalf("apitest: ensure API user: %v", err)
 	}

@@ -75,7 +75,7 @@ func benchServer(b *testing.B, url string, seed bool, opts ...application.Option
 			b.Fatal(err)
 		}
 	}
-	app := application.New(db, utcClock{}, opts...)
+	app := application.New(db, utcClock{}, apitest.Secrets(b), opts...)
 	if _, err := app.EnsureAPIUser(ctx, "admin", "secret-test-key-0123"); err != nil {
 		b.Fatal(err)
 	}

@@ -38,6 +38,11 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
+// SecretKey is the service's secret (INVENTORY_SECRET_KEY) for tests: the
+// service needs one on PostgreSQL, and what a test stores under it stays
+// checkable by every instance the test starts. 32 bytes, base64.
+const SecretKey = "dGVzdCBzZWNyZXQga2V5LCBub3QgZm9yIHNlcnZpY2Uh"
+
 // SQLite returns the URL of an SQLite database file in a directory that the
 // test owns: "sqlite:" followed by the absolute path. The file does not exist
 // yet; the service creates it.

@@ -1,0 +1,60 @@
+package application
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/shopstock/inventory/domain/access"
+	"github.com/shopstock/inventory/ports"
+)
+
+// SealCredentials brings what storage keeps to check every user's key under
+// the current secret, in one transaction, and tells how many users it
+// changed: a bare SHA-256 of a key kept from before there was a secret is
+// sealed (the key keeps working for Basic), Digest values kept unsealed are
+// dropped (Digest is off until a new key is issued), and during a rotation
+// what the previous secret sealed is sealed anew. It fails, changing
+// nothing, when a value was sealed with a secret it does not have. Every
+// start runs it before serving.
+func (a *App) SealCredentials(ctx context.Context) (changed int, err error) {
+	if err := permit(ctx, access.ManageUsers); err != nil {
+		return 0, err
+	}
+	err = a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
+		changed = 0
+		repo := s.APIUsers()
+		var ids []int64
+		for start := 0; ; start += 1000 {
+			page, err := repo.List(ctx, ports.ListQuery{Start: start, Limit: 1000})
+			if err != nil {
+				return err
+			}
+			for _, u := range page.Items {
+				ids = append(ids, u.ID())
+			}
+			if len(page.Items) == 0 || start+len(page.Items) >= page.Total {
+				break
+			}
+		}
+		for _, id := range ids {
+			u, err := repo.Get(ctx, id) // locks the row: no rotation in between
+			if err != nil {
+				return err
+			}
+			creds, ok, err := a.secrets.Reseal(u.Name(), u.Credentials())
+			if err != nil {
+				return fmt.Errorf("user %q: %w", u.Name(), err)
+			}
+			if !ok {
+				continue
+			}
+			u.RotateKey(creds)
+			if err := repo.Save(ctx, u); err != nil {
+				return err
+			}
+			changed++
+		}
+		return nil
+	})
+	return changed, err
+}
