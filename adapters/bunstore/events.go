@@ -76,11 +76,12 @@ type lockedSnapshotRow struct {
 	Number          string `bun:"number"`
 	Name            string `bun:"name"`
 	ReorderPoint    int    `bun:"reorder_point"`
+	EAN             string `bun:"ean"`
 }
 
 // lockedSnapshotsSQL reads the snapshots with their products, in id order;
 // PostgreSQL locks them with it (lockSnapshotsPostgres).
-const lockedSnapshotsSQL = `SELECT ss.article_detail_id, ss.figures, ss.below, ss.outstanding, a.number, a.name, a.reorder_point
+const lockedSnapshotsSQL = `SELECT ss.article_detail_id, ss.figures, ss.below, ss.outstanding, a.number, a.name, a.reorder_point, a.ean
 FROM stock_snapshots AS ss JOIN article_details AS a ON a.id = ss.article_detail_id
 WHERE ss.article_detail_id ` + inIDsMarker + ` ORDER BY ss.article_detail_id`
 
@@ -114,7 +115,7 @@ func (r events) lockedSnapshots(ctx context.Context, ids, warehouseIDs []int64) 
 		}
 		out := make([]lockedSnapshotRow, 0, len(ids))
 		for _, row := range results[0].Rows {
-			if len(row) != 7 {
+			if len(row) != 8 {
 				return nil, stockOf, fmt.Errorf("snapshots: a row of %d columns", len(row))
 			}
 			id, err1 := strconv.ParseInt(string(row[0]), 10, 64)
@@ -125,7 +126,7 @@ func (r events) lockedSnapshots(ctx context.Context, ids, warehouseIDs []int64) 
 			}
 			out = append(out, lockedSnapshotRow{
 				ArticleDetailID: id, Figures: string(row[1]), Below: string(row[2]) == "t", Outstanding: outstanding,
-				Number: string(row[4]), Name: string(row[5]), ReorderPoint: reorderPoint,
+				Number: string(row[4]), Name: string(row[5]), ReorderPoint: reorderPoint, EAN: string(row[7]),
 			})
 		}
 		for _, row := range results[1].Rows {
@@ -146,7 +147,7 @@ func (r events) lockedSnapshots(ctx context.Context, ids, warehouseIDs []int64) 
 	for rows.Next() {
 		var row lockedSnapshotRow
 		var reorderPoint, outstanding int64
-		if err := rows.Scan(&row.ArticleDetailID, &row.Figures, &row.Below, &outstanding, &row.Number, &row.Name, &reorderPoint); err != nil {
+		if err := rows.Scan(&row.ArticleDetailID, &row.Figures, &row.Below, &outstanding, &row.Number, &row.Name, &reorderPoint, &row.EAN); err != nil {
 			return nil, stockOf, err
 		}
 		row.ReorderPoint, row.Outstanding = int(reorderPoint), int(outstanding)
@@ -199,7 +200,7 @@ ON CONFLICT (article_detail_id) DO NOTHING`, bun.List(ids)); err != nil {
 	}
 	for i, row := range rows {
 		out.Snapshots[row.ArticleDetailID] = ports.StockSnapshot{ArticleDetailID: row.ArticleDetailID, Figures: row.Figures, Below: row.Below, Outstanding: row.Outstanding}
-		out.Articles[i] = catalog.UnmarshalArticleDetailFromDatabase(row.ArticleDetailID, row.Number, row.Name, row.ReorderPoint)
+		out.Articles[i] = catalog.UnmarshalArticleDetailFromDatabase(row.ArticleDetailID, row.Number, row.Name, row.ReorderPoint, row.EAN)
 	}
 	return out, nil
 }
