@@ -2,6 +2,7 @@ package test
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -20,6 +21,14 @@ func TestConsoleScanningAGS1BarcodeOpensTheProduct(t *testing.T) {
 		api := apiClient{base: base, user: "admin", key: consoleKey}
 		pen := api.id(t, "POST", "/api/articleDetails", map[string]any{"number": "PEN-1", "name": "Fineliner", "ean": "4006381333931"})
 		other := api.id(t, "POST", "/api/articleDetails", map[string]any{"number": "CAN-1", "name": "Soda", "ean": "036000291452"})
+		wh := api.id(t, "POST", "/api/warehouses", map[string]any{"code": "MAIN", "name": "Main warehouse"})
+		bin := api.id(t, "POST", "/api/binLocations", map[string]any{"warehouseId": wh, "code": "A-01-02"})
+		api.do(t, "PUT", "/api/stock/change/bb-1", []any{
+			map[string]any{"articleDetailId": pen, "quantity": 5, "binLocation": map[string]any{"id": bin}},
+		}, http.StatusOK)
+		order := api.id(t, "POST", "/api/orders", map[string]any{"number": "10001", "customerEmail": "jane@example.com",
+			"details": []any{map[string]any{"articleDetailId": pen, "quantity": 2}}})
+		api.do(t, "POST", fmt.Sprintf("/api/orders/%d/pickingList", order), nil, http.StatusOK)
 		key := api.newUser(t, "olga", "operator")
 		b := newBrowser(t, base)
 		b.signIn("olga", key)
@@ -60,6 +69,20 @@ func TestConsoleScanningAGS1BarcodeOpensTheProduct(t *testing.T) {
 					t.Errorf("at %s, want %s", got, want)
 				}
 			})
+		}
+
+		// The label's barcode is drawn in the page, wide enough to scan.
+		b.visit(fmt.Sprintf("/console/bins/%d", bin), "bin")
+		b.submit("bin-label", click(fmt.Sprintf(`a[href="/console/bins/%d/label"]`, bin)))
+		if w := evalJS[float64](b, `document.querySelector("svg.barcode").getBoundingClientRect().width`); w < 150 {
+			t.Errorf("the label's barcode is %.0f pixels wide", w)
+		}
+		if bars := b.count(`svg.barcode g rect`); bars < 10 {
+			t.Errorf("the label's barcode has %d bars", bars)
+		}
+		b.visit(fmt.Sprintf("/console/orders/%d/picking", order), "picking-list")
+		if n := b.count(`table.picking svg.barcode`); n != 1 {
+			t.Errorf("the picking list shows %d bin barcodes, want 1", n)
 		}
 	})
 }
