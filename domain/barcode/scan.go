@@ -35,7 +35,7 @@ var gs1Symbologies = map[string]bool{"C1": true, "e0": true, "e1": true, "e2": t
 func ReadScan(s string, today time.Time) (Scan, error) {
 	s = strings.TrimSpace(s)
 	symbology := ""
-	if len(s) >= 3 && s[0] == ']' && isAlpha(s[1]) {
+	if len(s) >= 3 && s[0] == ']' && isAlpha(s[1]) && (isAlpha(s[2]) || s[2] >= '0' && s[2] <= '9') {
 		symbology, s = s[1:3], s[3:]
 	}
 	out := Scan{Text: s}
