@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/shopstock/inventory/test/apitest"
@@ -56,10 +57,13 @@ func TestArticleDetailEANHTTP(t *testing.T) {
 		})
 
 		t.Run("a wrong GTIN is a 400 naming ean, and nothing is stored", func(t *testing.T) {
-			for _, bad := range []string{"4006381333932", "12345", "400638133393X", "123456789012345", " 96385074"} {
-				refusedOnEAN(t, env.Do(t, http.MethodPost, "/api/articleDetails", map[string]any{"number": "BAD-" + bad, "ean": bad}), "ean")
+			for _, bad := range []string{"4006381333932", "12345", "400638133393X", "123456789012345", " 96385074", strings.Repeat("4", 5000), "4006381333931\x00"} {
+				refusedOnEAN(t, env.Do(t, http.MethodPost, "/api/articleDetails", map[string]any{"number": "BAD", "ean": bad}), "ean")
 				refusedOnEAN(t, env.Do(t, http.MethodPut, fmt.Sprintf("/api/articleDetails/%d", plain), map[string]any{"name": "renamed", "ean": bad}), "ean")
 			}
+			// Not a string at all.
+			ohError(t, env.Do(t, http.MethodPost, "/api/articleDetails", map[string]any{"number": "BAD-NUMBER", "ean": 4006381333931}), http.StatusBadRequest, `"property":"ean"`)
+			ohError(t, env.Do(t, http.MethodPut, fmt.Sprintf("/api/articleDetails/%d", plain), map[string]any{"ean": []any{"4006381333931"}}), http.StatusBadRequest, `"property":"ean"`)
 			if got := listed(t, "4006381333932"); len(got) != 0 {
 				t.Errorf("a refused create stored something: %v", got)
 			}
