@@ -41,10 +41,8 @@ func (s *store) ArticleDetails() ports.ArticleDetailRepository { return articles
 // nextID hands out max(id)+1 for rows whose ids the shop may also choose;
 // on PostgreSQL an advisory lock keeps two writers from taking the same one.
 func nextID(ctx context.Context, s *store, table string, lockKey int) (int64, error) {
-	if s.db.postgres {
-		if _, err := s.idb.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", lockKey); err != nil {
-			return 0, err
-		}
+	if err := s.db.dialect.lockKey(ctx, s, int64(lockKey)); err != nil {
+		return 0, err
 	}
 	var id int64
 	err := s.idb.NewSelect().ColumnExpr("COALESCE(MAX(id), 0) + 1").TableExpr(table).Scan(ctx, &id)
@@ -84,9 +82,7 @@ func (r articles) duplicate(err error, row *articleRow) error {
 func (r articles) Get(ctx context.Context, id int64) (*catalog.ArticleDetail, error) {
 	row := new(articleRow)
 	q := r.s.idb.NewSelect().Model(row).Where("id = ?", id)
-	if r.s.write && r.s.db.postgres {
-		q = q.For("NO KEY UPDATE") // the lock stock writers take, see Lock
-	}
+	q = r.s.lockRows(q, productLock) // the lock stock writers take, see Lock
 	if err := q.Scan(ctx); err != nil {
 		return nil, notFound(err, "article detail %d not found", id)
 	}
@@ -141,7 +137,7 @@ func (r articles) NumberTaken(ctx context.Context, number string, exceptID int64
 // rows referencing the product takes.
 const (
 	lockArticlesSQL = "SELECT id FROM article_details WHERE id " + inIDsMarker + " ORDER BY id"
-	productLock     = " FOR NO KEY UPDATE"
+	productLock     = "NO KEY UPDATE"
 )
 
 func (r articles) Lock(ctx context.Context, ids []int64) (map[int64]bool, error) {
@@ -149,11 +145,11 @@ func (r articles) Lock(ctx context.Context, ids []int64) (map[int64]bool, error)
 	if len(ids) == 0 {
 		return found, nil
 	}
-	lock := ""
-	if r.s.write && r.s.db.postgres {
-		lock = productLock
+	query := lockArticlesSQL
+	if lock := r.s.rowLock(productLock); lock != "" {
+		query += " FOR " + lock
 	}
-	rows, done, err := r.s.queryIDs(ctx, lockArticlesSQL+lock, ids)
+	rows, done, err := r.s.queryIDs(ctx, query, ids)
 	if err != nil {
 		return nil, fmt.Errorf("lock article details: %w", err)
 	}

@@ -1,20 +1,15 @@
 package bunstore
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/shopstock/inventory/domain/event"
-
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/shopstock/inventory/domain/catalog"
 	domainstock "github.com/shopstock/inventory/domain/stock"
@@ -85,93 +80,10 @@ const lockedSnapshotsSQL = `SELECT ss.article_detail_id, ss.figures, ss.below, s
 FROM stock_snapshots AS ss JOIN article_details AS a ON a.id = ss.article_detail_id
 WHERE ss.article_detail_id ` + inIDsMarker + ` ORDER BY ss.article_detail_id`
 
-var (
-	lockSnapshotsPostgres = strings.ReplaceAll(lockedSnapshotsSQL, inIDsMarker, "= ANY(?::bigint[])") + " FOR UPDATE OF ss"
-	stockOfPostgres       = strings.ReplaceAll(stockOfSQL, inIDsMarker, "= ANY(?::bigint[])")
-	warehousesPostgres    = "SELECT id, code, stock_available_for_sale FROM warehouses WHERE id = ANY(?::bigint[])"
-)
-
 // lockedSnapshots reads the snapshots, locked, and then what the figures
-// are made of. On PostgreSQL the two are statements of one round trip,
-// sent with whatever execSoon holds before them (the batch's writes): the
-// lock, FOR UPDATE of the snapshots (the products are locked by their
-// writers already), is the first, so the figures' statement starts after
-// it was granted and reads what the previous holder committed. SQLite's
-// immediate transaction holds the whole database already.
+// are made of (dialect.lockedSnapshots).
 func (r events) lockedSnapshots(ctx context.Context, ids, warehouseIDs []int64) ([]lockedSnapshotRow, stockOf, error) {
-	stockOf := newStockOf(len(ids))
-	if r.s.db.postgres && r.s.conn != nil {
-		results, err := r.s.queryAfterPending(ctx, []string{lockSnapshotsPostgres, stockOfPostgres, warehousesPostgres},
-			pgdialect.Array(ids), pgdialect.Array(ids), pgdialect.Array(ids), pgdialect.Array(warehouseIDs))
-		if err != nil {
-			return nil, stockOf, err
-		}
-		for _, row := range results[2].Rows {
-			id, err := strconv.ParseInt(string(row[0]), 10, 64)
-			if err != nil {
-				return nil, stockOf, fmt.Errorf("warehouses: %w", err)
-			}
-			stockOf.warehouses[id] = domainstock.WarehouseStock{WarehouseID: id, WarehouseCode: string(row[1]), StockAvailableForSale: string(row[2]) == "t"}
-		}
-		out := make([]lockedSnapshotRow, 0, len(ids))
-		for _, row := range results[0].Rows {
-			if len(row) != 8 {
-				return nil, stockOf, fmt.Errorf("snapshots: a row of %d columns", len(row))
-			}
-			id, err1 := strconv.ParseInt(string(row[0]), 10, 64)
-			outstanding, err2 := strconv.Atoi(string(row[3]))
-			reorderPoint, err3 := strconv.Atoi(string(row[6]))
-			if err := errors.Join(err1, err2, err3); err != nil {
-				return nil, stockOf, fmt.Errorf("snapshots: %w", err)
-			}
-			out = append(out, lockedSnapshotRow{
-				ArticleDetailID: id, Figures: string(row[1]), Below: string(row[2]) == "t", Outstanding: outstanding,
-				Number: string(row[4]), Name: string(row[5]), ReorderPoint: reorderPoint, EAN: string(row[7]),
-			})
-		}
-		for _, row := range results[1].Rows {
-			if err := stockOf.addText(row); err != nil {
-				return nil, stockOf, err
-			}
-		}
-		return out, stockOf, nil
-	}
-	// Scanned column by column: a batch reads a hundred of these.
-	rows, done, err := r.s.queryIDs(ctx, lockedSnapshotsSQL, ids)
-	if err != nil {
-		return nil, stockOf, err
-	}
-	defer done()
-	defer rows.Close()
-	out := make([]lockedSnapshotRow, 0, len(ids))
-	for rows.Next() {
-		var row lockedSnapshotRow
-		var reorderPoint, outstanding int64
-		if err := rows.Scan(&row.ArticleDetailID, &row.Figures, &row.Below, &outstanding, &row.Number, &row.Name, &reorderPoint, &row.EAN); err != nil {
-			return nil, stockOf, err
-		}
-		row.ReorderPoint, row.Outstanding = int(reorderPoint), int(outstanding)
-		out = append(out, row)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, stockOf, err
-	}
-	if stockOf.stocks, stockOf.outstanding, err = (figures{r.s}).StockOf(ctx, ids); err != nil || len(warehouseIDs) == 0 {
-		return out, stockOf, err
-	}
-	var whs []struct {
-		ID      int64  `bun:"id"`
-		Code    string `bun:"code"`
-		ForSale bool   `bun:"stock_available_for_sale"`
-	}
-	if err := r.s.idb.NewSelect().TableExpr("warehouses").Column("id", "code", "stock_available_for_sale").
-		Where("id IN (?)", bun.List(warehouseIDs)).Scan(ctx, &whs); err != nil {
-		return nil, stockOf, err
-	}
-	for _, w := range whs {
-		stockOf.warehouses[w.ID] = domainstock.WarehouseStock{WarehouseID: w.ID, WarehouseCode: w.Code, StockAvailableForSale: w.ForSale}
-	}
-	return out, stockOf, nil
+	return r.s.db.dialect.lockedSnapshots(ctx, r.s, ids, warehouseIDs)
 }
 
 // LockSnapshots locks the existing snapshots and creates the missing ones
@@ -205,29 +117,6 @@ ON CONFLICT (article_detail_id) DO NOTHING`, bun.List(ids)); err != nil {
 	return out, nil
 }
 
-// saveSnapshots writes snapshots that LockSnapshots returned (so their
-// rows exist).
-func (r events) saveSnapshots(ctx context.Context, snapshots []ports.StockSnapshot) error {
-	if !r.s.db.postgres {
-		c := newSQLiteColumns(len(snapshots))
-		sqliteColumn(c, snapshots, "id", func(s *ports.StockSnapshot) any { return s.ArticleDetailID })
-		sqliteColumn(c, snapshots, "figures", func(s *ports.StockSnapshot) any { return s.Figures })
-		sqliteColumn(c, snapshots, "below", func(s *ports.StockSnapshot) any { return s.Below })
-		sqliteColumn(c, snapshots, "outstanding", func(s *ports.StockSnapshot) any { return s.Outstanding })
-		return c.chunks(sqliteRowsChunk, func(chunk sqliteChunk) error {
-			return r.s.execPrepared(ctx, `WITH v(id, figures, below, outstanding) AS (VALUES `+chunk.tuples+`)
-UPDATE stock_snapshots SET figures = v.figures, below = v.below, outstanding = v.outstanding FROM v WHERE stock_snapshots.article_detail_id = v.id`, chunk.args...)
-		})
-	}
-	rows := make([]snapshotRow, len(snapshots))
-	for i, s := range snapshots {
-		rows[i] = snapshotRow{ArticleDetailID: s.ArticleDetailID, Figures: s.Figures, Below: s.Below, Outstanding: s.Outstanding}
-	}
-	_, err := r.s.idb.NewInsert().Model(&rows).On("CONFLICT (article_detail_id) DO UPDATE").
-		Set("figures = EXCLUDED.figures").Set("below = EXCLUDED.below").Set("outstanding = EXCLUDED.outstanding").Exec(ctx)
-	return err
-}
-
 // saveTotals keeps the changed totals as the domain computed them and
 // removes those that hold no mapping any more (stock.WarehouseTotal.Held).
 // On PostgreSQL the statements wait in execSoon for the round trip that
@@ -243,53 +132,19 @@ func (r events) saveTotals(ctx context.Context, totals []domainstock.WarehouseTo
 		}
 	}
 	if len(kept) > 0 {
-		if err := r.keepTotals(ctx, kept); err != nil {
+		if err := r.s.db.dialect.keepTotals(ctx, r.s, kept); err != nil {
 			return err
 		}
 	}
 	if len(gone) == 0 {
 		return nil
 	}
-	articles, warehouses := make([]int64, len(gone)), make([]int64, len(gone))
-	for i, t := range gone {
-		articles[i], warehouses[i] = t.ArticleDetailID, t.WarehouseID
-	}
-	if r.s.db.postgres {
-		return r.s.execSoon(ctx, `DELETE FROM stock_totals AS t USING unnest(?::bigint[], ?::bigint[]) AS g(a, w)
-WHERE t.article_detail_id = g.a AND t.warehouse_id = g.w`, pgdialect.Array(articles), pgdialect.Array(warehouses))
-	}
-	for i := range gone {
-		if err := r.s.execPrepared(ctx, "DELETE FROM stock_totals WHERE article_detail_id = ? AND warehouse_id = ?", articles[i], warehouses[i]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return r.s.db.dialect.dropTotals(ctx, r.s, gone)
 }
 
+// keepTotalsSet makes the insert of a kept total an upsert.
 const keepTotalsSet = ` ON CONFLICT (article_detail_id, warehouse_id) DO UPDATE
 SET stock = excluded.stock, reserved_stock = excluded.reserved_stock, mappings = excluded.mappings`
-
-func (r events) keepTotals(ctx context.Context, kept []domainstock.WarehouseTotal) error {
-	if r.s.db.postgres {
-		n := len(kept)
-		articles, warehouses, stocks, reserved, mappings := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
-		for i, t := range kept {
-			articles[i], warehouses[i], stocks[i], reserved[i], mappings[i] = t.ArticleDetailID, t.WarehouseID, int64(t.Stock), int64(t.ReservedStock), int64(t.Mappings)
-		}
-		return r.s.execSoon(ctx, `INSERT INTO stock_totals (article_detail_id, warehouse_id, stock, reserved_stock, mappings)
-SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::int[])`+keepTotalsSet,
-			pgdialect.Array(articles), pgdialect.Array(warehouses), pgdialect.Array(stocks), pgdialect.Array(reserved), pgdialect.Array(mappings))
-	}
-	c := newSQLiteColumns(len(kept))
-	sqliteColumn(c, kept, "article_detail_id", func(t *domainstock.WarehouseTotal) any { return t.ArticleDetailID })
-	sqliteColumn(c, kept, "warehouse_id", func(t *domainstock.WarehouseTotal) any { return t.WarehouseID })
-	sqliteColumn(c, kept, "stock", func(t *domainstock.WarehouseTotal) any { return t.Stock })
-	sqliteColumn(c, kept, "reserved_stock", func(t *domainstock.WarehouseTotal) any { return t.ReservedStock })
-	sqliteColumn(c, kept, "mappings", func(t *domainstock.WarehouseTotal) any { return t.Mappings })
-	return c.chunks(sqliteRowsChunk, func(chunk sqliteChunk) error {
-		return r.s.execPrepared(ctx, chunk.insert("stock_totals")+keepTotalsSet, chunk.args...)
-	})
-}
 
 func (r events) DeleteSnapshots(ctx context.Context, ids []int64) error {
 	for _, table := range []string{"stock_snapshots", "stock_totals"} {
@@ -329,93 +184,7 @@ func (r events) Record(ctx context.Context, snapshots []ports.StockSnapshot, tot
 	if err := r.saveTotals(ctx, totals); err != nil {
 		return err
 	}
-	switch {
-	case r.s.db.postgres:
-		return r.recordPostgres(ctx, snapshots, evs, at)
-	case len(snapshots) > 0:
-		if err := r.saveSnapshots(ctx, snapshots); err != nil {
-			return err
-		}
-	}
-	if len(evs) == 0 {
-		return nil
-	}
-	first, err := r.s.takePositions(ctx, len(evs))
-	if err != nil {
-		return err
-	}
-	rows := make([]eventRow, len(evs))
-	for i, e := range evs {
-		rows[i] = eventRow{ID: first + int64(i), N: 1, Type: e.Type, CreatedAt: at.UTC(), Data: string(e.Data)}
-	}
-	// SQLite: the values bound as parameters of one prepared statement,
-	// not formatted into its text.
-	c := newSQLiteColumns(len(rows))
-	sqliteColumn(c, rows, "id", func(e *eventRow) any { return e.ID })
-	sqliteColumn(c, rows, "type", func(e *eventRow) any { return e.Type })
-	sqliteColumn(c, rows, "created_at", func(e *eventRow) any { return sqliteTime(&e.CreatedAt) })
-	sqliteColumn(c, rows, "data", func(e *eventRow) any { return e.Data })
-	if err := c.chunks(sqliteRowsChunk, func(chunk sqliteChunk) error {
-		return r.s.execPrepared(ctx, chunk.insert("events"), chunk.args...)
-	}); err != nil {
-		return err
-	}
-	return r.fanOut(ctx, rows)
-}
-
-// recordSeparator separates the events' data in a row of several.
-const recordSeparator = 0x1e
-
-// recordPostgres adds no round trip: its statements wait in execSoon and
-// go with the COMMIT (DB.attemptPostgres), so that the span holding the
-// feed lock is one round trip. They run in this order: the snapshots'
-// update, outside the span that holds the feed lock; the feed counter's
-// update, whose row lock orders the recording transactions by commit (see
-// takePositions), with the events as one row from the first of its
-// positions; then the deliveries, in a statement that starts after the feed
-// lock was granted and so sees every webhook change committed before. The
-// events travel, and are stored, as two texts: the types joined by commas,
-// the data (JSON each) by the ASCII record separator, which JSON text never
-// holds unescaped.
-func (r events) recordPostgres(ctx context.Context, snapshots []ports.StockSnapshot, evs []ports.NewEvent, at time.Time) error {
-	ids, figures, below, outstanding := make([]int64, len(snapshots)), make([]string, len(snapshots)), make([]bool, len(snapshots)), make([]int64, len(snapshots))
-	for i, s := range snapshots {
-		ids[i], figures[i], below[i], outstanding[i] = s.ArticleDetailID, s.Figures, s.Below, int64(s.Outstanding)
-	}
-	size := 0
-	for _, e := range evs {
-		size += len(e.Data) + 1
-	}
-	types := make([]byte, 0, len(evs)*len(event.StockChanged))
-	data := make([]byte, 0, size)
-	for i, e := range evs {
-		if bytes.IndexByte(e.Data, recordSeparator) >= 0 {
-			return fmt.Errorf("event %s: its data holds a raw record separator, which JSON text never does", e.Type)
-		}
-		if i > 0 {
-			types, data = append(types, ','), append(data, recordSeparator)
-		}
-		types, data = append(types, e.Type...), append(data, e.Data...)
-	}
-	if len(snapshots) > 0 {
-		if err := r.s.execSoon(ctx, `UPDATE stock_snapshots AS s SET figures = v.figures, below = v.below, outstanding = v.outstanding
-FROM unnest(?::bigint[], ?::text[], ?::boolean[], ?::bigint[]) AS v(id, figures, below, outstanding)
-WHERE s.article_detail_id = v.id`, pgdialect.Array(ids), pgdialect.Array(figures), pgdialect.Array(below), pgdialect.Array(outstanding)); err != nil {
-			return err
-		}
-	}
-	if len(evs) == 0 {
-		return nil
-	}
-	n := len(evs)
-	return r.s.execSoon(ctx, `WITH taken AS (UPDATE event_feed SET value = value + ? WHERE name = 'last' RETURNING value)
-INSERT INTO events (id, n, type, created_at, data) SELECT value - ? + 1, ?, ?, ?::timestamptz, ? FROM taken;
-INSERT INTO webhook_deliveries (webhook_id, event_id, type, status, next_attempt_at, created_at)
-SELECT s.webhook_id, f.value - ? + e.ord, e.type, 'pending', clock_timestamp(), clock_timestamp()
-FROM event_feed AS f, string_to_table(?, ',') WITH ORDINALITY AS e(type, ord)
-JOIN webhook_subscriptions AS s ON s.event_type = e.type
-WHERE f.name = 'last'
-ORDER BY s.webhook_id, e.ord`, n, n, n, longText(types), at.UTC(), longText(data), n, longText(types))
+	return r.s.db.dialect.record(ctx, r.s, snapshots, evs, at)
 }
 
 // fanOut queues the deliveries of the new events to the webhooks that are

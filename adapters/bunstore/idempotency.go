@@ -23,30 +23,12 @@ type idempotency struct{ s *store }
 
 func (s *store) Idempotency() ports.IdempotencyStore { return idempotency{s} }
 
-// Claim inserts the key; on PostgreSQL an insert that collides with a
-// racing, uncommitted insert of the same key waits for it to commit, so the
-// loser then reads the winner's stored result instead of running again.
-// There it goes with what waits in execSoon (a transaction's BEGIN: the
-// claim is a batch's first statement).
+// Claim inserts the key, or reads the result stored under it
+// (dialect.claimKey).
 func (r idempotency) Claim(ctx context.Context, key, endpoint, fingerprint string, at time.Time) (*ports.StoredBatch, error) {
-	if r.s.conn != nil {
-		results, err := r.s.queryAfterPending(ctx, []string{`INSERT INTO idempotency_keys (key, endpoint, fingerprint, created_at)
-VALUES (?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`}, key, endpoint, fingerprint, at.UTC())
-		if err != nil {
-			return nil, err
-		}
-		if results[0].CommandTag.RowsAffected() == 1 {
-			return nil, nil
-		}
-	} else {
-		row := &idempotencyRow{Key: key, Endpoint: endpoint, Fingerprint: fingerprint, CreatedAt: at.UTC()}
-		res, err := r.s.idb.NewInsert().Model(row).ExcludeColumn("response").On("CONFLICT (key) DO NOTHING").Exec(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if n, err := res.RowsAffected(); err != nil || n == 1 {
-			return nil, err
-		}
+	row := &idempotencyRow{Key: key, Endpoint: endpoint, Fingerprint: fingerprint, CreatedAt: at.UTC()}
+	if claimed, err := r.s.db.dialect.claimKey(ctx, r.s, row); err != nil || claimed {
+		return nil, err
 	}
 	stored := new(idempotencyRow)
 	if err := r.s.idb.NewSelect().Model(stored).Where("key = ?", key).Scan(ctx); err != nil {

@@ -26,17 +26,6 @@ type leaseQueue struct {
 	recordStatus bool
 }
 
-// dbNow is the database's clock. SQLite is embedded: its clock is this
-// process's, and there is no other instance.
-func (s *store) dbNow(ctx context.Context) (time.Time, error) {
-	if !s.db.postgres {
-		return time.Now().UTC(), nil
-	}
-	var now time.Time
-	err := s.idb.NewSelect().ColumnExpr("clock_timestamp()").Scan(ctx, &now)
-	return now.UTC(), err
-}
-
 func (q leaseQueue) due(sel *bun.SelectQuery, now time.Time) *bun.SelectQuery {
 	return sel.Where(q.claimable).Where("q.next_attempt_at <= ?", now).
 		Where("(q.locked_until IS NULL OR q.locked_until < ?)", now)
@@ -73,9 +62,7 @@ func (q leaseQueue) claim(ctx context.Context, lease time.Duration, limit int) (
 	}
 	sel := q.due(q.s.idb.NewSelect().TableExpr(q.table+" AS q").Column("q.id", "q.attempts", "q.first_attempt_at"), now).
 		OrderExpr("q.next_attempt_at, q.id").Limit(int64(limit))
-	if q.s.db.postgres {
-		sel = sel.For("UPDATE OF q SKIP LOCKED")
-	}
+	sel = q.s.lockRows(sel, "UPDATE OF q SKIP LOCKED")
 	if err := sel.Scan(ctx, &rows); err != nil || len(rows) == 0 {
 		return nil, err
 	}

@@ -13,18 +13,10 @@ import (
 //go:embed migrations
 var migrationFiles embed.FS
 
-// migrationLockID is the PostgreSQL advisory lock that instances starting
-// together take in turn, so that one migrates and the others find it done.
-const migrationLockID = 7263001
-
 // Migrate brings the schema up to date with the migrations embedded for the
 // database's dialect.
 func (db *DB) Migrate(ctx context.Context) error {
-	dir := "migrations/sqlite"
-	if db.postgres {
-		dir = "migrations/postgres"
-	}
-	sub, err := fs.Sub(migrationFiles, dir)
+	sub, err := fs.Sub(migrationFiles, db.dialect.migrations())
 	if err != nil {
 		return err
 	}
@@ -42,22 +34,12 @@ func (db *DB) MigrateFrom(ctx context.Context, fsys fs.FS) error {
 	if err := migrations.Discover(fsys); err != nil {
 		return err
 	}
-	if db.postgres {
-		// Instances starting together must not apply the same migration
-		// twice. The lock is transaction-scoped and held by a transaction
-		// left open while the migrations run on other connections: behind
-		// PgBouncer in transaction pooling a session lock would stay with
-		// whichever server connection took it, and an unlock could go to
-		// another one. Ending the transaction (or the connection) ends it.
-		tx, err := db.bun.BeginTx(ctx, nil)
-		if err != nil {
-			return fmt.Errorf("migrate: %w", err)
-		}
-		defer tx.Rollback() //nolint:errcheck
-		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", migrationLockID); err != nil {
-			return fmt.Errorf("migrate: wait for the migration lock: %w", err)
-		}
+	// Instances starting together must not apply the same migration twice.
+	unlock, err := db.dialect.migrationLock(ctx, db.bun)
+	if err != nil {
+		return fmt.Errorf("migrate: wait for the migration lock: %w", err)
 	}
+	defer unlock()
 	const table = "bun_migrations"
 	migrator := migrate.NewMigrator(db.bun, migrations,
 		migrate.WithTableName(table),

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/shopstock/inventory/domain/errs"
 	domorder "github.com/shopstock/inventory/domain/order"
@@ -191,7 +191,8 @@ func (r orders) withDetails(ctx context.Context, rows []orderRow) ([]*domorder.O
 }
 
 // Save writes the statuses and shipped quantities of the orders in two
-// statements, however many orders and positions a batch touched.
+// statements, however many orders and positions a batch touched, and
+// their reservations; none of them is read before the commit.
 func (r orders) Save(ctx context.Context, os ...*domorder.Order) error {
 	var orderIDs, detailIDs []int64
 	var orderStatus, detailStatus []string
@@ -217,53 +218,36 @@ func (r orders) Save(ctx context.Context, os ...*domorder.Order) error {
 	if err := r.saveReservations(ctx, detailIDs, holds); err != nil {
 		return err
 	}
-	if r.s.db.postgres {
-		if _, err := r.s.idb.ExecContext(ctx, `UPDATE orders AS o SET status = v.status, customer_email = v.email
-FROM unnest(?::bigint[], ?::text[], ?::text[]) AS v(id, status, email) WHERE o.id = v.id`,
-			pgdialect.Array(orderIDs), pgdialect.Array(orderStatus), pgdialect.Array(orderEmail)); err != nil {
-			return err
-		}
-		_, err := r.s.idb.ExecContext(ctx, `UPDATE order_details AS d SET shipped = v.shipped, status = v.status, outstanding = v.outstanding, returned = v.returned
-FROM unnest(?::bigint[], ?::int[], ?::text[], ?::int[], ?::int[]) AS v(id, shipped, status, outstanding, returned) WHERE d.id = v.id`,
-			pgdialect.Array(detailIDs), pgdialect.Array(shipped), pgdialect.Array(detailStatus), pgdialect.Array(outstanding), pgdialect.Array(returned))
-		return err
-	}
-	orderRows := make([][]any, len(orderIDs))
-	for i := range orderIDs {
-		orderRows[i] = []any{orderIDs[i], orderStatus[i], orderEmail[i]}
-	}
-	detailRows := make([][]any, len(detailIDs))
-	for i := range detailIDs {
-		detailRows[i] = []any{detailIDs[i], shipped[i], detailStatus[i], outstanding[i], returned[i]}
-	}
-	arg, err := jsonRows(orderRows)
-	if err != nil {
-		return err
-	}
-	if _, err := r.s.idb.ExecContext(ctx, `UPDATE orders SET status = json_extract(v.value, '$[1]'), customer_email = json_extract(v.value, '$[2]')
-FROM json_each(?) AS v WHERE orders.id = json_extract(v.value, '$[0]')`, arg); err != nil {
-		return err
-	}
-	if arg, err = jsonRows(detailRows); err != nil {
-		return err
-	}
-	_, err = r.s.idb.ExecContext(ctx, `UPDATE order_details SET shipped = json_extract(v.value, '$[1]'), status = json_extract(v.value, '$[2]'),
-  outstanding = json_extract(v.value, '$[3]'), returned = json_extract(v.value, '$[4]')
-FROM json_each(?) AS v WHERE order_details.id = json_extract(v.value, '$[0]')`, arg)
-	return err
+	return r.s.db.dialect.saveOrders(ctx, r.s, orderStates{
+		orderIDs: orderIDs, orderStatus: orderStatus, orderEmail: orderEmail,
+		detailIDs: detailIDs, shipped: shipped, outstanding: outstanding, returns: returned, detailStatus: detailStatus,
+	})
 }
 
 // saveReservations replaces the reservations of the positions by holds.
+// Nothing reads them before the commit, so the statements wait in execSoon
+// (a shipment holds its products' locks for fewer round trips).
 func (r orders) saveReservations(ctx context.Context, detailIDs []int64, holds []reservationRow) error {
-	if _, err := r.s.idb.NewDelete().Table("reservations").Where("order_detail_id IN (?)", bun.List(detailIDs)).Exec(ctx); err != nil {
+	if err := r.s.execSoon(ctx, "DELETE FROM reservations WHERE order_detail_id ?", r.s.inIDs(detailIDs)); err != nil {
 		return err
 	}
-	if len(holds) == 0 {
-		return nil
+	for start := 0; start < len(holds); start += reservationsPerInsert {
+		chunk := holds[start:min(start+reservationsPerInsert, len(holds))]
+		args := make([]any, 0, 6*len(chunk))
+		for _, h := range chunk {
+			args = append(args, h.OrderDetailID, h.BinLocationID, h.WarehouseID, h.ArticleDetailID, h.Quantity, h.Position)
+		}
+		if err := r.s.execSoon(ctx, `INSERT INTO reservations (order_detail_id, bin_location_id, warehouse_id, article_detail_id, quantity, position)
+VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?), ", len(chunk)), ", "), args...); err != nil {
+			return err
+		}
 	}
-	_, err := r.s.idb.NewInsert().Model(&holds).Exec(ctx)
-	return err
+	return nil
 }
+
+// reservationsPerInsert keeps an insert of reservations far below
+// SQLite's limit of parameters.
+const reservationsPerInsert = 1000
 
 func (r orders) List(ctx context.Context, q ports.ListQuery) (ports.Page[*domorder.Order], error) {
 	var rows []orderRow

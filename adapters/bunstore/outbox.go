@@ -45,15 +45,12 @@ func (s *store) Outbox() ports.OutboxRepository {
 	}}
 }
 
-// Enqueue queues the mail, due at once on the database's clock.
+// Enqueue queues the mail, due at once on the database's clock. Nothing
+// reads it before the commit, so it waits in execSoon: a shipment holds its
+// products' locks for one round trip fewer.
 func (r outbox) Enqueue(ctx context.Context, m ports.Mail, at time.Time) error {
-	row := &outboxRow{Recipient: m.To, Subject: m.Subject, Body: m.Body, NextAttemptAt: time.Now().UTC(), CreatedAt: at.UTC()}
-	q := r.s.idb.NewInsert().Model(row).ExcludeColumn("id")
-	if r.s.db.postgres {
-		q = q.Value("next_attempt_at", "clock_timestamp()") // no extra round trip for dbNow
-	}
-	_, err := q.Exec(ctx)
-	return err
+	return r.s.execSoon(ctx, `INSERT INTO mail_outbox (recipient, subject, body, attempts, last_error, next_attempt_at, created_at)
+VALUES (?, ?, ?, 0, '', ?, ?)`, m.To, m.Subject, m.Body, r.s.db.dialect.nowValue(), at.UTC())
 }
 
 func (r outbox) AnyDue(ctx context.Context) (bool, error) { return r.anyDue(ctx) }

@@ -83,8 +83,8 @@ const sqliteStatementsKept = 64
 
 // execPrepared runs text in the store's transaction through the statement
 // cache, or as it is outside a transaction.
-func (s *store) execPrepared(ctx context.Context, text string, args ...any) error {
-	stmt, err := s.prepared(ctx, text)
+func (d *sqliteDialect) execPrepared(ctx context.Context, s *store, text string, args ...any) error {
+	stmt, err := d.prepared(ctx, s, text)
 	if err != nil {
 		return err
 	}
@@ -98,8 +98,8 @@ func (s *store) execPrepared(ctx context.Context, text string, args ...any) erro
 }
 
 // queryPrepared is execPrepared for a query; the caller closes the rows.
-func (s *store) queryPrepared(ctx context.Context, text string, args ...any) (*sql.Rows, func(), error) {
-	stmt, err := s.prepared(ctx, text)
+func (d *sqliteDialect) queryPrepared(ctx context.Context, s *store, text string, args ...any) (*sql.Rows, func(), error) {
+	stmt, err := d.prepared(ctx, s, text)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -118,14 +118,14 @@ func (s *store) queryPrepared(ctx context.Context, text string, args ...any) (*s
 // prepared is the cached statement for text bound to the store's
 // transaction (closed by the caller; the cached one stays), or nil outside
 // a transaction.
-func (s *store) prepared(ctx context.Context, text string) (*sql.Stmt, error) {
+func (d *sqliteDialect) prepared(ctx context.Context, s *store, text string) (*sql.Stmt, error) {
 	tx, ok := s.idb.(bun.Tx)
 	// A database of one connection (SQLite in memory) has none free to
 	// prepare on while the transaction holds it.
 	if !ok || s.db.bun.DB.Stats().MaxOpenConnections == 1 {
 		return nil, nil
 	}
-	c := &s.db.statements
+	c := &d.statements
 	c.mu.Lock()
 	parent, ok := c.stmts[text]
 	c.mu.Unlock()
@@ -168,28 +168,3 @@ func (c *sqliteStatements) close() {
 
 // inIDsMarker stands in a query for "is one of the ids" (queryIDs).
 const inIDsMarker = "IN_IDS"
-
-// queryIDs runs a query in which every inIDsMarker is the condition "is
-// one of ids": on PostgreSQL one array, on SQLite a list of bound
-// parameters through the statement cache (its text is the same for every
-// list of the same length), or of literals when the list is too long to
-// bind. The caller closes the rows and then calls done.
-func (s *store) queryIDs(ctx context.Context, query string, ids []int64) (rows *sql.Rows, done func(), err error) {
-	n := strings.Count(query, inIDsMarker)
-	if s.db.postgres || n*len(ids) > sqliteMaxParameters/2 {
-		args := make([]any, n)
-		for i := range args {
-			args[i] = s.inIDs(ids)
-		}
-		rows, err := s.idb.QueryContext(ctx, strings.ReplaceAll(query, inIDsMarker, "?"), args...)
-		return rows, func() {}, err
-	}
-	args := make([]any, 0, n*len(ids))
-	for range n {
-		for _, id := range ids {
-			args = append(args, id)
-		}
-	}
-	list := "IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(ids)), ", ") + ")"
-	return s.queryPrepared(ctx, strings.ReplaceAll(query, inIDsMarker, list), args...)
-}

@@ -2,11 +2,8 @@ package bunstore
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"time"
-
-	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/shopstock/inventory/ports"
 )
@@ -27,10 +24,7 @@ type exportRow struct {
 // both (PostgreSQL's "C" collation, SQLite's BINARY), so that the order
 // does not depend on the server's locale.
 func (r stockMappings) EachMapping(ctx context.Context, warehouseID int64, fn func(ports.StockExportRow) error) error {
-	collate := ""
-	if r.s.db.postgres {
-		collate = ` COLLATE "C"`
-	}
+	collate := r.s.db.dialect.byteOrder()
 	query := `SELECT w.code AS warehouse_code, b.code AS bin_code, a.number AS article_number,
   m.article_detail_id, m.stock, m.reserved_stock, m.is_default, m.last_stock_take
 FROM stock_mappings AS m
@@ -76,20 +70,7 @@ func (r articles) IDsByNumber(ctx context.Context, numbers []string) (map[string
 	if len(numbers) == 0 {
 		return found, nil
 	}
-	var rows []struct {
-		ID     int64  `bun:"id"`
-		Number string `bun:"number"`
-	}
-	var err error
-	if r.s.db.postgres {
-		err = r.s.idb.NewRaw("SELECT id, number FROM article_details WHERE number = ANY(?::text[])", pgdialect.Array(numbers)).Scan(ctx, &rows)
-	} else {
-		var list []byte
-		if list, err = json.Marshal(numbers); err != nil {
-			return nil, err
-		}
-		err = r.s.idb.NewRaw("SELECT id, number FROM article_details WHERE number IN (SELECT value FROM json_each(?))", string(list)).Scan(ctx, &rows)
-	}
+	rows, err := r.s.db.dialect.articleIDsByNumber(ctx, r.s, numbers)
 	if err != nil {
 		return nil, err
 	}

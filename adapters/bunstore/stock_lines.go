@@ -22,10 +22,7 @@ type stockLineRow struct {
 }
 
 func (r stockMappings) StockLines(ctx context.Context, f ports.StockLineFilter) ([]ports.StockLine, error) {
-	collate := ""
-	if r.s.db.postgres {
-		collate = ` COLLATE "C"`
-	}
+	collate := r.s.db.dialect.byteOrder()
 	var rows []stockLineRow
 	q := r.s.idb.NewSelect().TableExpr("stock_mappings AS m").
 		ColumnExpr("m.warehouse_id, w.code AS warehouse_code, m.bin_location_id, b.code AS bin_code").

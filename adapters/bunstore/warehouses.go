@@ -203,11 +203,7 @@ func (r warehouses) Defaults(ctx context.Context) (def, defReturn *warehouse.War
 }
 
 func (r warehouses) LockDefaults(ctx context.Context) error {
-	if !r.s.db.postgres {
-		return nil // the immediate transaction already excludes other writers
-	}
-	_, err := r.s.idb.ExecContext(ctx, "SELECT pg_advisory_xact_lock(7263002)")
-	return err
+	return r.s.db.dialect.lockKey(ctx, r.s, 7263002)
 }
 
 func (r warehouses) CodeTaken(ctx context.Context, code string, exceptID int64) (bool, error) {

@@ -42,13 +42,13 @@ func BenchmarkBatchVersusFloor(b *testing.B) {
 			settings := durability(b, db)
 			b.Run("clients=1", func(b *testing.B) {
 				b.Logf("durability: %s", settings)
-				service, floor := alternate(b, server, f)
+				service, floor := alternate(b, server, f, seeded)
 				b.ReportMetric(ms(median(service)), "service-ms")
 				b.ReportMetric(ms(median(floor)), "floor-ms")
 				b.ReportMetric(ms(median(service))/ms(median(floor)), "x-floor")
 			})
 			b.Run("clients=4", func(b *testing.B) {
-				service, floor := alternateThroughput(b, server, f)
+				service, floor := alternateThroughput(b, server, f, seeded)
 				b.ReportMetric(service, "service-batches/s")
 				b.ReportMetric(floor, "floor-batches/s")
 				b.ReportMetric(service/floor, "of-floor")
@@ -59,15 +59,31 @@ func BenchmarkBatchVersusFloor(b *testing.B) {
 
 var floorSeq int
 
+// batchSource makes the batches that the service and the floor are
+// measured with: the n-th batch of client c out of clients, as the
+// service's HTTP body (a change batch) and as the floor's prepared batch.
+type batchSource struct {
+	service func(c, clients, n int) ([]byte, error)
+	floor   func(key string, c, clients, n int) (floorBatch, error)
+}
+
+// seeded is the batches of the seeded shape (bench.Changes).
+var seeded = batchSource{
+	service: func(c, clients, n int) ([]byte, error) { return bench.ChangeBatch(bench.Default, c, clients, n, 1000) },
+	floor: func(key string, c, clients, n int) (floorBatch, error) {
+		return newFloorBatch(bench.Default, key, c, clients, n)
+	},
+}
+
 func nextKey(kind string) string {
 	floorSeq++
 	return fmt.Sprintf("%s-%d-%d", kind, time.Now().UnixNano(), floorSeq)
 }
 
-// alternate runs b.N service batches and b.N floor batches from one client,
-// one of each in turn (which goes first alternates too), and returns their
-// durations. An empty server runs the floor alone.
-func alternate(b *testing.B, server string, f floor) (service, floor []time.Duration) {
+// alternate runs b.N service batches and b.N floor batches of src from one
+// client, one of each in turn (which goes first alternates too), and returns
+// their durations. An empty server runs the floor alone.
+func alternate(b *testing.B, server string, f floor, src batchSource) (service, floor []time.Duration) {
 	type pair struct {
 		key  string
 		body []byte
@@ -78,11 +94,11 @@ func alternate(b *testing.B, server string, f floor) (service, floor []time.Dura
 		p := pair{key: nextKey("service")}
 		var err error
 		if server != "" {
-			if p.body, err = bench.ChangeBatch(bench.Default, 0, 1, n, 1000); err != nil {
+			if p.body, err = src.service(0, 1, n); err != nil {
 				b.Fatal(err)
 			}
 		}
-		if p.fb, err = newFloorBatch(bench.Default, nextKey("floor"), 0, 1, n); err != nil {
+		if p.fb, err = src.floor(nextKey("floor"), 0, 1, n); err != nil {
 			b.Fatal(err)
 		}
 		pairs[n] = p
@@ -115,18 +131,18 @@ func alternate(b *testing.B, server string, f floor) (service, floor []time.Dura
 	return service, floor
 }
 
-// alternateThroughput runs b.N service batches from 4 clients (each its
-// own articles) and b.N floor batches, from 4 clients on PostgreSQL and from
-// one on SQLite, in four rounds that alternate between the two, and returns
+// alternateThroughput runs b.N service batches of src from 4 clients (in
+// the seeded shape, each its own articles) and b.N floor batches, from 4
+// clients on PostgreSQL and from one on SQLite, in four rounds that alternate between the two, and returns
 // both rates in batches per second. On SQLite the floor's rate is 1000 / its
 // median: one writer at a time is all it admits.
-func alternateThroughput(b *testing.B, server string, f floor) (service, floor float64) {
+func alternateThroughput(b *testing.B, server string, f floor, src batchSource) (service, floor float64) {
 	const clients, rounds = 4, 4
 	perClient := (b.N + clients - 1) / clients
 	var serviceRuns, floorRuns [clients][]func() error
 	for c := range clients {
 		for n := range perClient {
-			body, err := bench.ChangeBatch(bench.Default, c, clients, n, 1000)
+			body, err := src.service(c, clients, n)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -136,7 +152,7 @@ func alternateThroughput(b *testing.B, server string, f floor) (service, floor f
 			if !f.postgres {
 				fc, fclients = 0, 1
 			}
-			fb, err := newFloorBatch(bench.Default, nextKey("floor4"), fc, fclients, c*perClient+n)
+			fb, err := src.floor(nextKey("floor4"), fc, fclients, c*perClient+n)
 			if err != nil {
 				b.Fatal(err)
 			}

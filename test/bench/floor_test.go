@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 
 	"github.com/shopstock/inventory/adapters/bunstore"
@@ -20,16 +22,21 @@ import (
 // floor does the database work of a 1000-operation change batch and
 // nothing else, straight on database/sql with bound parameters: one
 // transaction that locks the batch's mappings (found through their bins'
-// codes, as the batch names them), updates them in one set-based statement,
-// inserts one ledger row per operation, keeps the products' stock per
-// warehouse in step (stock_totals, which the schema's figures read; one
-// set-based statement), and stores the rendered result under the
+// codes or ids, as the batch names them), updates them in one set-based
+// statement, inserts one ledger row per operation, keeps the products'
+// stock per warehouse in step (stock_totals, which the schema's figures
+// read; one set-based statement), and stores the rendered result under the
 // idempotency key. It is the least any implementation of the batch has to
 // pay on this schema, so the service is measured against it.
 type floor struct {
 	db       *sql.DB
 	postgres bool
 	stmts    *sync.Map // query text → *sql.Stmt: every statement is parsed once per connection
+	// unanalysed is for data that nothing may have analysed yet: PostgreSQL
+	// then resolves each bin code by its unique key before the mappings are
+	// joined, a plan that needs no statistics. Left to the planner, the
+	// join can match every code against every bin of the warehouse.
+	unanalysed bool
 }
 
 // prepared binds to tx the query, prepared once per connection, so that the
@@ -68,13 +75,15 @@ func (f floor) query(ctx context.Context, tx *sql.Tx, query string, args ...any)
 }
 
 // floorBatch is one prepared floor batch; its result body is rendered
-// before the clock starts, as it is no database work.
+// before the clock starts, as it is no database work. Its operations name
+// their bins by code in warehouse 1 (codes) or by id (bins).
 type floorBatch struct {
-	key      string
-	articles []int64
-	codes    []string
-	quantity int
-	response []byte
+	key        string
+	articles   []int64
+	codes      []string
+	bins       []int64
+	quantities []int64
+	response   []byte
 }
 
 // newFloor opens the floor's connections. On SQLite it shares the
@@ -105,29 +114,55 @@ func newFloorBatch(s bench.Shape, key string, client, clients, n int) (floorBatc
 	if err != nil {
 		return floorBatch{}, err
 	}
-	fb := floorBatch{key: key, quantity: bench.Quantity(n)}
+	fb := floorBatch{key: key}
+	for _, c := range changes {
+		fb.articles = append(fb.articles, int64(c.ArticleDetailID))
+		fb.codes = append(fb.codes, fmt.Sprintf("B%d", c.Bin))
+		fb.quantities = append(fb.quantities, int64(bench.Quantity(n)))
+	}
+	return fb, fb.render()
+}
+
+// render writes the batch's result: every operation succeeded.
+func (fb *floorBatch) render() error {
 	type result struct {
 		OperationID int  `json:"operationId"`
 		Success     bool `json:"success"`
 	}
-	results := make([]result, len(changes))
-	for i, c := range changes {
-		fb.articles = append(fb.articles, int64(c.ArticleDetailID))
-		fb.codes = append(fb.codes, fmt.Sprintf("B%d", c.Bin))
+	results := make([]result, len(fb.articles))
+	for i := range results {
 		results[i] = result{OperationID: i, Success: true}
 	}
+	var err error
 	fb.response, err = json.Marshal(map[string]any{
-		"success": true, "idempotencyKey": key, "createdAt": time.Now().UTC().Format(time.RFC3339), "results": results,
+		"success": true, "idempotencyKey": fb.key, "createdAt": time.Now().UTC().Format(time.RFC3339), "results": results,
 	})
-	return fb, err
+	return err
 }
 
+// lockedMapping is a mapping the batch changes; op is the index of the
+// operation that changes it, by quantity.
 type lockedMapping struct {
 	id, bin, article int64
 	stock            int
+	op               int
+	quantity         int64
 }
 
+// run runs the batch in one transaction. Batches that share products may
+// take the products' totals rows in different orders; a deadlock that
+// PostgreSQL breaks is retried, as the service retries it.
 func (f floor) run(ctx context.Context, b floorBatch) error {
+	for {
+		err := f.runOnce(ctx, b)
+		var pgErr *pgconn.PgError
+		if !errors.As(err, &pgErr) || (pgErr.Code != "40P01" && pgErr.Code != "40001") {
+			return err
+		}
+	}
+}
+
+func (f floor) runOnce(ctx context.Context, b floorBatch) error {
 	tx, err := f.db.BeginTx(ctx, nil) // SQLite: BEGIN IMMEDIATE, as the service's
 	if err != nil {
 		return err
@@ -141,7 +176,8 @@ func (f floor) run(ctx context.Context, b floorBatch) error {
 		return fmt.Errorf("floor: locked %d of %d mappings", len(locked), len(b.articles))
 	}
 	for i := range locked {
-		locked[i].stock += b.quantity
+		locked[i].quantity = b.quantities[locked[i].op]
+		locked[i].stock += int(locked[i].quantity)
 		if locked[i].stock < 0 {
 			return fmt.Errorf("floor: stock of mapping %d would go negative", locked[i].id)
 		}
@@ -158,25 +194,48 @@ func (f floor) run(ctx context.Context, b floorBatch) error {
 	return tx.Commit()
 }
 
+// lock finds and locks the batch's mappings, in id order, each with the
+// index of its operation (the operations are in no particular order).
 func (f floor) lock(ctx context.Context, tx *sql.Tx, b floorBatch) ([]lockedMapping, error) {
 	var rows *sql.Rows
 	var err error
-	if f.postgres {
-		rows, err = f.query(ctx, tx, `SELECT m.id, m.bin_location_id, m.article_detail_id, m.stock
-FROM unnest($1::bigint[], $2::text[]) AS p(a, c)
+	switch {
+	case f.postgres && b.bins != nil:
+		rows, err = f.query(ctx, tx, `SELECT m.id, m.bin_location_id, m.article_detail_id, m.stock, p.i - 1
+FROM unnest($1::bigint[], $2::bigint[]) WITH ORDINALITY AS p(a, b, i)
+JOIN stock_mappings AS m ON m.bin_location_id = p.b AND m.article_detail_id = p.a
+ORDER BY m.id FOR UPDATE OF m`, b.articles, b.bins)
+	case f.postgres && f.unanalysed:
+		rows, err = f.query(ctx, tx, `WITH p AS MATERIALIZED (
+  SELECT p.a, p.i, (SELECT b.id FROM bin_locations AS b WHERE b.warehouse_id = 1 AND b.code = p.c) AS b
+  FROM unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS p(a, c, i))
+SELECT m.id, m.bin_location_id, m.article_detail_id, m.stock, p.i - 1
+FROM p JOIN stock_mappings AS m ON m.bin_location_id = p.b AND m.article_detail_id = p.a
+ORDER BY m.id FOR UPDATE OF m`, b.articles, b.codes)
+	case f.postgres:
+		rows, err = f.query(ctx, tx, `SELECT m.id, m.bin_location_id, m.article_detail_id, m.stock, p.i - 1
+FROM unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS p(a, c, i)
 JOIN bin_locations AS b ON b.warehouse_id = 1 AND b.code = p.c
 JOIN stock_mappings AS m ON m.bin_location_id = b.id AND m.article_detail_id = p.a
 ORDER BY m.id FOR UPDATE OF m`, b.articles, b.codes)
-	} else {
+	default:
 		// The immediate transaction holds the database: nothing to lock by row.
-		args := make([]any, 0, 2*len(b.articles))
+		args := make([]any, 0, 3*len(b.articles))
 		for i := range b.articles {
-			args = append(args, b.articles[i], b.codes[i])
+			if b.bins != nil {
+				args = append(args, b.articles[i], b.bins[i], i)
+			} else {
+				args = append(args, b.articles[i], b.codes[i], i)
+			}
 		}
-		rows, err = f.query(ctx, tx, `WITH p(a, c) AS (VALUES `+placeholders("(?, ?)", len(b.articles))+`)
-SELECT m.id, m.bin_location_id, m.article_detail_id, m.stock
-FROM p JOIN bin_locations AS b ON b.warehouse_id = 1 AND b.code = p.c
-JOIN stock_mappings AS m ON m.bin_location_id = b.id AND m.article_detail_id = p.a
+		join := `JOIN bin_locations AS b ON b.warehouse_id = 1 AND b.code = p.c
+JOIN stock_mappings AS m ON m.bin_location_id = b.id AND m.article_detail_id = p.a`
+		if b.bins != nil {
+			join = `JOIN stock_mappings AS m ON m.bin_location_id = p.c AND m.article_detail_id = p.a`
+		}
+		rows, err = f.query(ctx, tx, `WITH p(a, c, i) AS (VALUES `+placeholders("(?, ?, ?)", len(b.articles))+`)
+SELECT m.id, m.bin_location_id, m.article_detail_id, m.stock, p.i
+FROM p `+join+`
 ORDER BY m.id`, args...)
 	}
 	if err != nil {
@@ -186,7 +245,7 @@ ORDER BY m.id`, args...)
 	out := make([]lockedMapping, 0, len(b.articles))
 	for rows.Next() {
 		var m lockedMapping
-		if err := rows.Scan(&m.id, &m.bin, &m.article, &m.stock); err != nil {
+		if err := rows.Scan(&m.id, &m.bin, &m.article, &m.stock, &m.op); err != nil {
 			return nil, err
 		}
 		out = append(out, m)
@@ -198,7 +257,7 @@ func (f floor) writePostgres(ctx context.Context, tx *sql.Tx, b floorBatch, lock
 	n := len(locked)
 	ids, bins, articles, stocks, quantities, opIDs := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]string, n)
 	for i, m := range locked {
-		ids[i], bins[i], articles[i], stocks[i], quantities[i], opIDs[i] = m.id, m.bin, m.article, int64(m.stock), int64(b.quantity), fmt.Sprint(i)
+		ids[i], bins[i], articles[i], stocks[i], quantities[i], opIDs[i] = m.id, m.bin, m.article, int64(m.stock), m.quantity, fmt.Sprint(m.op)
 	}
 	if err := f.exec(ctx, tx, `UPDATE stock_mappings AS m SET stock = v.stock
 FROM unnest($1::bigint[], $2::int[]) AS v(id, stock) WHERE m.id = v.id`, ids, stocks); err != nil {
@@ -206,12 +265,12 @@ FROM unnest($1::bigint[], $2::int[]) AS v(id, stock) WHERE m.id = v.id`, ids, st
 	}
 	if err := f.exec(ctx, tx, `INSERT INTO stock_ledger_entries
 (article_detail_id, warehouse_id, bin_location_id, type, quantity, stock_after, idempotency_key, operation_id, order_id, order_detail_id, user_name, created_at)
-SELECT p.a, 1, p.b, 'incoming', p.q, p.s, $6, p.op, NULL, NULL, 'admin', $7
+SELECT p.a, 1, p.b, CASE WHEN p.q > 0 THEN 'incoming' ELSE 'outgoing' END, p.q, p.s, $6, p.op, NULL, NULL, 'admin', $7
 FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::int[], $5::text[]) AS p(a, b, q, s, op)`,
 		articles, bins, quantities, stocks, opIDs, b.key, now); err != nil {
 		return err
 	}
-	totalArticles, totalDeltas := totalsDeltas(locked, b.quantity)
+	totalArticles, totalDeltas := totalsDeltas(locked)
 	if err := f.exec(ctx, tx, `UPDATE stock_totals AS t SET stock = t.stock + d.q
 FROM unnest($1::bigint[], $2::bigint[]) AS d(a, q)
 WHERE t.article_detail_id = d.a AND t.warehouse_id = 1`, totalArticles, totalDeltas); err != nil {
@@ -225,10 +284,10 @@ VALUES ($1, 'stock/change', $2, $3, $4)`, b.key, strings.Repeat("f", 64), b.resp
 func (f floor) writeSQLite(ctx context.Context, tx *sql.Tx, b floorBatch, locked []lockedMapping, now time.Time) error {
 	at := now.Format("2006-01-02 15:04:05.999999-07:00")
 	update := make([]any, 0, 2*len(locked))
-	ledger := make([]any, 0, 7*len(locked))
-	for i, m := range locked {
+	ledger := make([]any, 0, 8*len(locked))
+	for _, m := range locked {
 		update = append(update, m.id, m.stock)
-		ledger = append(ledger, m.article, m.bin, b.quantity, m.stock, b.key, fmt.Sprint(i), at)
+		ledger = append(ledger, m.article, m.bin, entryType(m.quantity), m.quantity, m.stock, b.key, fmt.Sprint(m.op), at)
 	}
 	if err := f.exec(ctx, tx, `WITH v(id, stock) AS (VALUES `+placeholders("(?, ?)", len(locked))+`)
 UPDATE stock_mappings SET stock = v.stock FROM v WHERE stock_mappings.id = v.id`, update...); err != nil {
@@ -236,10 +295,10 @@ UPDATE stock_mappings SET stock = v.stock FROM v WHERE stock_mappings.id = v.id`
 	}
 	if err := f.exec(ctx, tx, `INSERT INTO stock_ledger_entries
 (article_detail_id, warehouse_id, bin_location_id, type, quantity, stock_after, idempotency_key, operation_id, order_id, order_detail_id, user_name, created_at)
-VALUES `+placeholders("(?, 1, ?, 'incoming', ?, ?, ?, ?, NULL, NULL, 'admin', ?)", len(locked)), ledger...); err != nil {
+VALUES `+placeholders("(?, 1, ?, ?, ?, ?, ?, ?, NULL, NULL, 'admin', ?)", len(locked)), ledger...); err != nil {
 		return err
 	}
-	totalArticles, totalDeltas := totalsDeltas(locked, b.quantity)
+	totalArticles, totalDeltas := totalsDeltas(locked)
 	totals := make([]any, 0, 2*len(totalArticles))
 	for i := range totalArticles {
 		totals = append(totals, totalArticles[i], totalDeltas[i])
@@ -254,16 +313,24 @@ VALUES (?, 'stock/change', ?, ?, ?)`, b.key, strings.Repeat("f", 64), b.response
 	return err
 }
 
-// totalsDeltas sums the batch's change per product (every operation of a
-// batch changes its mapping by quantity), in product order: what the
-// products' stock per warehouse changes by.
-func totalsDeltas(locked []lockedMapping, quantity int) (articles, deltas []int64) {
+// entryType is the ledger's type of a change by quantity, as the service
+// writes it.
+func entryType(quantity int64) string {
+	if quantity > 0 {
+		return "incoming"
+	}
+	return "outgoing"
+}
+
+// totalsDeltas sums the batch's change per product, in product order: what
+// the products' stock per warehouse changes by.
+func totalsDeltas(locked []lockedMapping) (articles, deltas []int64) {
 	sum := map[int64]int64{}
 	for _, m := range locked {
 		if _, ok := sum[m.article]; !ok {
 			articles = append(articles, m.article)
 		}
-		sum[m.article] += int64(quantity)
+		sum[m.article] += m.quantity
 	}
 	slices.Sort(articles)
 	for _, a := range articles {

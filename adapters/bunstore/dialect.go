@@ -1,0 +1,161 @@
+package bunstore
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/schema"
+
+	"github.com/shopstock/inventory/domain/stock"
+	"github.com/shopstock/inventory/ports"
+)
+
+// dialect is everything this package does differently on PostgreSQL and on
+// SQLite. The repositories, and every statement both databases read alike,
+// are written once; each database's side is its dialect, in its own files
+// (postgres.go and postgres_batch.go; sqlite.go, sqlite_batch.go and the
+// SQLite helpers), so that a reader follows a batch to one database's SQL
+// without meeting the other's.
+type dialect interface {
+	// migrations is the folder of the database's migrations.
+	migrations() string
+	// migrationLock makes instances that start together migrate one after
+	// the other, until unlock.
+	migrationLock(ctx context.Context, db *bun.DB) (unlock func(), err error)
+	// attempt runs fn in one write transaction.
+	attempt(ctx context.Context, db *DB, fn func(ctx context.Context, s ports.Store) error) error
+	// turn waits until this process may open a write transaction; release
+	// gives the turn back.
+	turn(ctx context.Context) (release func(), err error)
+	close()
+
+	// rowLock is what a select in a write transaction says to lock the
+	// rows it reads with the strength given ("UPDATE", "NO KEY UPDATE"),
+	// or "" where the transaction holds the whole database already.
+	rowLock(strength string) string
+	// lockKey takes a lock, named by a number, until the transaction ends.
+	lockKey(ctx context.Context, s *store, key int64) error
+	// now is the database's clock, which every instance shares.
+	now(ctx context.Context, s *store) (time.Time, error)
+	// nowValue is the database's clock as a statement's argument.
+	nowValue() any
+	// execSoon runs a statement whose answer nobody waits for, at once or
+	// with the transaction's next round trip.
+	execSoon(ctx context.Context, s *store, query string, args ...any) error
+	// inIDs is the condition "is one of ids" for a raw statement.
+	inIDs(ids []int64) schema.QueryAppender
+	// queryIDs runs query with every inIDsMarker the condition "is one of
+	// ids"; the caller closes the rows and then calls done.
+	queryIDs(ctx context.Context, s *store, query string, ids []int64) (rows *sql.Rows, done func(), err error)
+	// byteOrder is the collation that orders text by its bytes, whatever
+	// the server's locale ("" where that is the default).
+	byteOrder() string
+
+	// The set-based statements of the batch path: each reads or writes the
+	// rows of a whole batch in one statement, however many there are.
+
+	// lockAndLoad locks the scope's products in id order and reads the
+	// mappings the working set needs.
+	lockAndLoad(ctx context.Context, s *store, scope stock.Scope, now time.Time, warehouses []stock.KnownWarehouse, bins []stock.Bin) (*stock.WorkingSet, error)
+	locations(ctx context.Context, s *store, wants stock.LocationNames) ([]stock.KnownWarehouse, []stock.Bin, error)
+	loadMappings(ctx context.Context, s *store, wants stock.MappingNeeds) ([]loadedMappingRow, error)
+	// updateMappings writes the columns named by changed (changedStock…).
+	updateMappings(ctx context.Context, s *store, rows []mappingRow, changed int) error
+	appendLedger(ctx context.Context, s *store, entries []stock.LedgerEntry) error
+	// lockedSnapshots locks the products' feed snapshots and reads what
+	// their figures are made of.
+	lockedSnapshots(ctx context.Context, s *store, ids, warehouseIDs []int64) ([]lockedSnapshotRow, stockOf, error)
+	// record writes the snapshots and the events, and queues the events'
+	// deliveries.
+	record(ctx context.Context, s *store, snapshots []ports.StockSnapshot, evs []ports.NewEvent, at time.Time) error
+	keepTotals(ctx context.Context, s *store, kept []stock.WarehouseTotal) error
+	dropTotals(ctx context.Context, s *store, gone []stock.WarehouseTotal) error
+	saveOrders(ctx context.Context, s *store, o orderStates) error
+	articleIDsByNumber(ctx context.Context, s *store, numbers []string) ([]articleNumberRow, error)
+	// claimKey inserts an idempotency key unless it exists, and tells
+	// whether it did.
+	claimKey(ctx context.Context, s *store, row *idempotencyRow) (bool, error)
+}
+
+// orderStates are what Orders.Save writes: per order and per position,
+// one slice per column.
+type orderStates struct {
+	orderIDs                      []int64
+	orderStatus, orderEmail       []string
+	detailIDs                     []int64
+	shipped, outstanding, returns []int64
+	detailStatus                  []string
+}
+
+type articleNumberRow struct {
+	ID     int64  `bun:"id"`
+	Number string `bun:"number"`
+}
+
+// lockThenLoad locks the products and then reads their mappings, in two
+// statements.
+func lockThenLoad(ctx context.Context, s *store, scope stock.Scope, now time.Time, warehouses []stock.KnownWarehouse, bins []stock.Bin) (*stock.WorkingSet, error) {
+	found, err := s.ArticleDetails().Lock(ctx, scope.Articles())
+	if err != nil {
+		return nil, err
+	}
+	existing := make([]int64, 0, len(found))
+	for id, ok := range found {
+		if ok {
+			existing = append(existing, id)
+		}
+	}
+	ws := stock.NewWorkingSet(scope, now, warehouses, bins, existing)
+	needs := ws.MappingNeeds()
+	return loadInto(ctx, s, ws, needs)
+}
+
+// loadInto reads the mappings needs names into the working set.
+func loadInto(ctx context.Context, s *store, ws *stock.WorkingSet, needs stock.MappingNeeds) (*stock.WorkingSet, error) {
+	var rows []loadedMappingRow
+	if len(needs.InWarehouse) > 0 || len(needs.OnBin) > 0 {
+		var err error
+		if rows, err = s.db.dialect.loadMappings(ctx, s, needs); err != nil {
+			return nil, err
+		}
+	}
+	mappings, mappingBins, err := stockMappings{s}.loaded(rows)
+	if err != nil {
+		return nil, err
+	}
+	ws.Loaded(needs, mappings, mappingBins)
+	return ws, nil
+}
+
+// lockRows adds the lock of strength to a select in a write transaction.
+func (s *store) lockRows(q *bun.SelectQuery, strength string) *bun.SelectQuery {
+	if lock := s.rowLock(strength); lock != "" {
+		return q.For(lock)
+	}
+	return q
+}
+
+// rowLock is the dialect's lock of strength in a write transaction, else "".
+func (s *store) rowLock(strength string) string {
+	if !s.write {
+		return ""
+	}
+	return s.db.dialect.rowLock(strength)
+}
+
+// forUpdate locks selected rows inside a write transaction.
+func (s *store) forUpdate(q *bun.SelectQuery) *bun.SelectQuery { return s.lockRows(q, "UPDATE") }
+
+func (s *store) execSoon(ctx context.Context, query string, args ...any) error {
+	return s.db.dialect.execSoon(ctx, s, query, args...)
+}
+
+func (s *store) inIDs(ids []int64) schema.QueryAppender { return s.db.dialect.inIDs(ids) }
+
+func (s *store) queryIDs(ctx context.Context, query string, ids []int64) (*sql.Rows, func(), error) {
+	return s.db.dialect.queryIDs(ctx, s, query, ids)
+}
+
+func (s *store) dbNow(ctx context.Context) (time.Time, error) { return s.db.dialect.now(ctx, s) }

@@ -1,0 +1,427 @@
+package bunstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/shopstock/inventory/domain/stock"
+	domainstock "github.com/shopstock/inventory/domain/stock"
+	"github.com/shopstock/inventory/domain/warehouse"
+	"github.com/shopstock/inventory/ports"
+	"github.com/uptrace/bun"
+)
+
+// locations looks the warehouses up, and then the bins, each by the
+// ways the batch names them.
+func (d *sqliteDialect) locations(ctx context.Context, s *store, wants stock.LocationNames) ([]stock.KnownWarehouse, []stock.Bin, error) {
+	seen := map[int64]bool{}
+	var warehouses []stock.KnownWarehouse
+	addWarehouse := func(w stock.KnownWarehouse) {
+		if !seen[w.ID] {
+			seen[w.ID] = true
+			warehouses = append(warehouses, w)
+		}
+	}
+	if len(wants.WarehouseIDs) > 0 || len(wants.WarehouseCodes) > 0 {
+		var rows []warehouseRow
+		q := s.idb.NewSelect().Model(&rows).Column("id", "code", "null_bin_location_id")
+		if len(wants.WarehouseIDs) > 0 {
+			q = q.WhereOr("id IN (?)", bun.List(wants.WarehouseIDs))
+		}
+		if len(wants.WarehouseCodes) > 0 {
+			q = q.WhereOr("code IN (?)", bun.List(wants.WarehouseCodes))
+		}
+		if err := q.Scan(ctx); err != nil {
+			return nil, nil, err
+		}
+		for _, w := range rows {
+			addWarehouse(stock.KnownWarehouse{ID: w.ID, Code: w.Code, NullBinLocationID: w.NullBinLocationID})
+		}
+	}
+	if len(wants.BinIDs) == 0 && len(wants.BinCodes) == 0 {
+		return warehouses, nil, nil
+	}
+	rows, err := d.locate(ctx, s, wants)
+	if err != nil {
+		return nil, nil, err
+	}
+	bins := make([]stock.Bin, len(rows))
+	for i, b := range rows {
+		bins[i] = stock.Bin{ID: b.ID, WarehouseID: b.WarehouseID, Code: b.Code, IsNull: b.Code == warehouse.NullBinLocationCode}
+		addWarehouse(stock.KnownWarehouse{ID: b.WarehouseID, Code: b.WarehouseCode, NullBinLocationID: b.NullBinLocationID})
+	}
+	return warehouses, bins, nil
+}
+
+func (d *sqliteDialect) locate(ctx context.Context, s *store, wants stock.LocationNames) ([]locatedBinRow, error) {
+	var byID, byCode [][]any
+	for _, b := range wants.BinCodes {
+		if b.WarehouseID != 0 {
+			byID = append(byID, []any{b.WarehouseID, b.Code})
+		} else {
+			byCode = append(byCode, []any{b.WarehouseCode, b.Code})
+		}
+	}
+	var rows []locatedBinRow
+	q := s.idb.NewSelect().TableExpr("bin_locations AS b").Join("JOIN warehouses AS w ON w.id = b.warehouse_id").
+		ColumnExpr(locatedBinColumns)
+	if len(wants.BinIDs) > 0 {
+		q = q.WhereOr("b.id IN (?)", bun.List(wants.BinIDs))
+	}
+	if len(byID) > 0 {
+		q = q.WhereOr("(b.warehouse_id, b.code) IN (?)", tuples(byID))
+	}
+	if len(byCode) > 0 {
+		q = q.WhereOr("(w.code, b.code) IN (?)", tuples(byCode))
+	}
+	err := q.Scan(ctx, &rows)
+	return rows, err
+}
+
+// loadMappings reads the wanted mappings; SQLite's immediate transaction
+// already holds the database, so there is nothing to lock row by row. The
+// pairs are bound as parameters of a VALUES list, and the rows come back
+// packed into one row of text (see unpackMappings): the driver's cost per
+// column of a row is several times the engine's.
+func (d *sqliteDialect) loadMappings(ctx context.Context, s *store, wants stock.MappingNeeds) ([]loadedMappingRow, error) {
+	all := make([]loadedMappingRow, 0, len(wants.InWarehouse)+len(wants.OnBin))
+	query := func(join, codes, order string, n int, pair func(i int) (int64, int64)) error {
+		for start := 0; start < n; start += sqlitePairsChunk {
+			end := min(start+sqlitePairsChunk, n)
+			args := make([]any, 0, 2*(end-start))
+			for i := start; i < end; i++ {
+				a, x := pair(i)
+				args = append(args, a, x)
+			}
+			rows, done, err := d.queryPrepared(ctx, s, `WITH p(a, x) AS (VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?), ", end-start), ", ")+`)
+SELECT group_concat(m.id || ',' || m.bin_location_id || ',' || m.warehouse_id || ',' || m.article_detail_id || ',' || m.stock || ','
+    || m.reserved_stock || ',' || m.is_default || ',' || COALESCE(m.last_stock_take, ''), ';'`+order+`),
+  group_concat(`+codes+`, ''`+order+`)
+FROM p `+join, args...)
+			if err != nil {
+				return err
+			}
+			var packed, packedCodes sql.NullString
+			if rows.Next() {
+				err = rows.Scan(&packed, &packedCodes)
+			}
+			if err == nil {
+				err = rows.Err()
+			}
+			rows.Close()
+			done()
+			if err != nil {
+				return err
+			}
+			found, err := unpackMappings(packed.String, packedCodes.String)
+			if err != nil {
+				return err
+			}
+			all = append(all, found...)
+		}
+		return nil
+	}
+	if n := len(wants.InWarehouse); n > 0 {
+		// Mappings found by warehouse bring their bins' codes along (the
+		// strategy orders by them).
+		if err := query("JOIN stock_mappings AS m ON m.article_detail_id = p.a AND m.warehouse_id = p.x JOIN bin_locations AS b ON b.id = m.bin_location_id",
+			"length(CAST(b.code AS BLOB)) || ':' || b.code", " ORDER BY m.id", n, func(i int) (int64, int64) {
+				return wants.InWarehouse[i].ArticleDetailID, wants.InWarehouse[i].WarehouseID
+			}); err != nil {
+			return nil, err
+		}
+	}
+	if n := len(wants.OnBin); n > 0 {
+		// A named bin was resolved with its code. One mapping per pair,
+		// found in the pairs' order (the working set's, sorted): no sort.
+		if err := query("JOIN stock_mappings AS m ON m.bin_location_id = p.x AND m.article_detail_id = p.a",
+			"'0:'", "", n, func(i int) (int64, int64) { return wants.OnBin[i].ArticleDetailID, wants.OnBin[i].BinLocationID }); err != nil {
+			return nil, err
+		}
+	}
+	return all, nil
+}
+
+// sqlitePairsChunk pairs go into one SQLite statement: two parameters
+// each, far below SQLite's limit of 32766.
+const sqlitePairsChunk = 5000
+
+func parsedTime(s string) (*time.Time, error) {
+	t, err := time.Parse(sqliteTimeLayout, s)
+	if err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// unpackMappings reads the mappings loadMappings packs: records
+// separated by ';', each the fields id, bin, warehouse, product, stock,
+// reserved, default (0/1) and the last stocktake (empty for none, else as
+// SQLite stores it) separated by ','; and the bins' codes, one per record,
+// each its length in bytes, ':' and the code.
+func unpackMappings(packed, codes string) ([]loadedMappingRow, error) {
+	if packed == "" {
+		return nil, nil
+	}
+	rows := make([]loadedMappingRow, 0, strings.Count(packed, ";")+1)
+	for len(packed) > 0 {
+		var record string
+		record, packed, _ = strings.Cut(packed, ";")
+		var n [7]int64
+		rest := record
+		for i := range n {
+			var field string
+			var more bool
+			if field, rest, more = strings.Cut(rest, ","); !more {
+				return nil, fmt.Errorf("packed mapping %q: want 8 fields", record)
+			}
+			v, ok := parseDecimal(field)
+			if !ok {
+				return nil, fmt.Errorf("packed mapping %q: field %d is not an integer", record, i+1)
+			}
+			n[i] = v
+		}
+		if strings.Contains(rest, ",") {
+			return nil, fmt.Errorf("packed mapping %q: want 8 fields", record)
+		}
+		row := loadedMappingRow{mappingRow: mappingRow{ID: n[0], BinLocationID: n[1], WarehouseID: n[2], ArticleDetailID: n[3],
+			Stock: int(n[4]), ReservedStock: int(n[5]), IsDefault: n[6] == 1}}
+		if rest != "" {
+			t, err := parsedTime(rest)
+			if err != nil {
+				return nil, fmt.Errorf("packed mapping %q: stocktake: %w", record, err)
+			}
+			row.LastStockTake = t
+		}
+		length, after, ok := strings.Cut(codes, ":")
+		size, isInt := parseDecimal(length)
+		if !ok || !isInt || size < 0 || size > int64(len(after)) {
+			return nil, fmt.Errorf("packed bin codes at %q", codes[:min(len(codes), 40)])
+		}
+		row.BinCode, codes = after[:size], after[size:]
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+// updateMappings is one set-based statement, its values bound as parameters
+// (parsed once, not a thousand statement executions).
+func (d *sqliteDialect) updateMappings(ctx context.Context, s *store, rows []mappingRow, changed int) error {
+	c := newSQLiteColumns(len(rows))
+	sqliteColumn(c, rows, "id", func(m *mappingRow) any { return m.ID })
+	sets := []string{}
+	if changed&changedStock != 0 {
+		sqliteColumn(c, rows, "stock", func(m *mappingRow) any { return m.Stock })
+		sets = append(sets, "stock = v.stock")
+	}
+	if changed&changedReserved != 0 {
+		sqliteColumn(c, rows, "reserved", func(m *mappingRow) any { return m.ReservedStock })
+		sets = append(sets, "reserved_stock = v.reserved")
+	}
+	if changed&changedDefault != 0 {
+		sqliteColumn(c, rows, "is_default", func(m *mappingRow) any { return m.IsDefault })
+		sets = append(sets, "is_default = v.is_default")
+	}
+	if changed&changedTake != 0 {
+		sqliteColumn(c, rows, "take", func(m *mappingRow) any { return sqliteTime(m.LastStockTake) })
+		sets = append(sets, "last_stock_take = v.take")
+	}
+	return c.chunks(sqliteRowsChunk, func(chunk sqliteChunk) error {
+		return d.execPrepared(ctx, s, `WITH v(`+strings.Join(chunk.columns, ", ")+`) AS (VALUES `+chunk.tuples+`)
+UPDATE stock_mappings SET `+strings.Join(sets, ", ")+` FROM v WHERE stock_mappings.id = v.id`, chunk.args...)
+	})
+}
+
+// appendLedger binds the entries as parameters of multi-row inserts.
+func (d *sqliteDialect) appendLedger(ctx context.Context, s *store, entries []stock.LedgerEntry) error {
+	rows := make([]ledgerRow, len(entries))
+	for i, e := range entries {
+		rows[i] = ledgerRow{
+			ArticleDetailID: e.ArticleDetailID, WarehouseID: e.WarehouseID, BinLocationID: e.BinLocationID,
+			Type: string(e.Type), Quantity: e.Quantity, StockAfter: e.StockAfter,
+			IdempotencyKey: optional(e.Ref.IdempotencyKey), OperationID: optional(e.Ref.OperationID),
+			OrderID: optional(e.Ref.OrderID), OrderDetailID: optional(e.Ref.OrderDetailID),
+			User: e.Ref.User, CreatedAt: e.CreatedAt.UTC(),
+		}
+	}
+	c := newSQLiteColumns(len(rows))
+	sqliteColumn(c, rows, "article_detail_id", func(l *ledgerRow) any { return l.ArticleDetailID })
+	sqliteColumn(c, rows, "warehouse_id", func(l *ledgerRow) any { return l.WarehouseID })
+	sqliteColumn(c, rows, "bin_location_id", func(l *ledgerRow) any { return l.BinLocationID })
+	sqliteColumn(c, rows, "type", func(l *ledgerRow) any { return l.Type })
+	sqliteColumn(c, rows, "quantity", func(l *ledgerRow) any { return l.Quantity })
+	sqliteColumn(c, rows, "stock_after", func(l *ledgerRow) any { return l.StockAfter })
+	sqliteColumn(c, rows, "idempotency_key", func(l *ledgerRow) any { return derefOrNil(l.IdempotencyKey) })
+	sqliteColumn(c, rows, "operation_id", func(l *ledgerRow) any { return derefOrNil(l.OperationID) })
+	sqliteColumn(c, rows, "order_id", func(l *ledgerRow) any { return derefOrNil(l.OrderID) })
+	sqliteColumn(c, rows, "order_detail_id", func(l *ledgerRow) any { return derefOrNil(l.OrderDetailID) })
+	sqliteColumn(c, rows, "user_name", func(l *ledgerRow) any { return l.User })
+	sqliteColumn(c, rows, "created_at", func(l *ledgerRow) any { return sqliteTime(&l.CreatedAt) })
+	return c.chunks(sqliteRowsChunk, func(chunk sqliteChunk) error {
+		return d.execPrepared(ctx, s, chunk.insert("stock_ledger_entries"), chunk.args...)
+	})
+}
+
+// derefOrNil is what a pointer points at, or nil (NULL).
+func derefOrNil[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+// saveSnapshots writes snapshots that LockSnapshots returned (so their
+// rows exist).
+func (d *sqliteDialect) saveSnapshots(ctx context.Context, s *store, snapshots []ports.StockSnapshot) error {
+	c := newSQLiteColumns(len(snapshots))
+	sqliteColumn(c, snapshots, "id", func(s *ports.StockSnapshot) any { return s.ArticleDetailID })
+	sqliteColumn(c, snapshots, "figures", func(s *ports.StockSnapshot) any { return s.Figures })
+	sqliteColumn(c, snapshots, "below", func(s *ports.StockSnapshot) any { return s.Below })
+	sqliteColumn(c, snapshots, "outstanding", func(s *ports.StockSnapshot) any { return s.Outstanding })
+	return c.chunks(sqliteRowsChunk, func(chunk sqliteChunk) error {
+		return d.execPrepared(ctx, s, `WITH v(id, figures, below, outstanding) AS (VALUES `+chunk.tuples+`)
+UPDATE stock_snapshots SET figures = v.figures, below = v.below, outstanding = v.outstanding FROM v WHERE stock_snapshots.article_detail_id = v.id`, chunk.args...)
+	})
+}
+
+// lockedSnapshots reads the snapshots and then the figures; the immediate
+// transaction holds the whole database already.
+func (d *sqliteDialect) lockedSnapshots(ctx context.Context, s *store, ids, warehouseIDs []int64) ([]lockedSnapshotRow, stockOf, error) {
+	stockOf := newStockOf(len(ids))
+	// Scanned column by column: a batch reads a hundred of these.
+	rows, done, err := s.queryIDs(ctx, lockedSnapshotsSQL, ids)
+	if err != nil {
+		return nil, stockOf, err
+	}
+	defer done()
+	defer rows.Close()
+	out := make([]lockedSnapshotRow, 0, len(ids))
+	for rows.Next() {
+		var row lockedSnapshotRow
+		var reorderPoint, outstanding int64
+		if err := rows.Scan(&row.ArticleDetailID, &row.Figures, &row.Below, &outstanding, &row.Number, &row.Name, &reorderPoint, &row.EAN); err != nil {
+			return nil, stockOf, err
+		}
+		row.ReorderPoint, row.Outstanding = int(reorderPoint), int(outstanding)
+		out = append(out, row)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, stockOf, err
+	}
+	if stockOf.stocks, stockOf.outstanding, err = (figures{s}).StockOf(ctx, ids); err != nil || len(warehouseIDs) == 0 {
+		return out, stockOf, err
+	}
+	var whs []struct {
+		ID      int64  `bun:"id"`
+		Code    string `bun:"code"`
+		ForSale bool   `bun:"stock_available_for_sale"`
+	}
+	if err := s.idb.NewSelect().TableExpr("warehouses").Column("id", "code", "stock_available_for_sale").
+		Where("id IN (?)", bun.List(warehouseIDs)).Scan(ctx, &whs); err != nil {
+		return nil, stockOf, err
+	}
+	for _, w := range whs {
+		stockOf.warehouses[w.ID] = domainstock.WarehouseStock{WarehouseID: w.ID, WarehouseCode: w.Code, StockAvailableForSale: w.ForSale}
+	}
+	return out, stockOf, nil
+}
+
+// dropTotals deletes row by row through one kept statement.
+func (d *sqliteDialect) dropTotals(ctx context.Context, s *store, gone []domainstock.WarehouseTotal) error {
+	for _, t := range gone {
+		if err := d.execPrepared(ctx, s, "DELETE FROM stock_totals WHERE article_detail_id = ? AND warehouse_id = ?", t.ArticleDetailID, t.WarehouseID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *sqliteDialect) keepTotals(ctx context.Context, s *store, kept []domainstock.WarehouseTotal) error {
+	c := newSQLiteColumns(len(kept))
+	sqliteColumn(c, kept, "article_detail_id", func(t *domainstock.WarehouseTotal) any { return t.ArticleDetailID })
+	sqliteColumn(c, kept, "warehouse_id", func(t *domainstock.WarehouseTotal) any { return t.WarehouseID })
+	sqliteColumn(c, kept, "stock", func(t *domainstock.WarehouseTotal) any { return t.Stock })
+	sqliteColumn(c, kept, "reserved_stock", func(t *domainstock.WarehouseTotal) any { return t.ReservedStock })
+	sqliteColumn(c, kept, "mappings", func(t *domainstock.WarehouseTotal) any { return t.Mappings })
+	return c.chunks(sqliteRowsChunk, func(chunk sqliteChunk) error {
+		return d.execPrepared(ctx, s, chunk.insert("stock_totals")+keepTotalsSet, chunk.args...)
+	})
+}
+
+// record binds the events as parameters of one prepared statement, not
+// formatted into its text, and queues their deliveries (events.fanOut).
+func (d *sqliteDialect) record(ctx context.Context, s *store, snapshots []ports.StockSnapshot, evs []ports.NewEvent, at time.Time) error {
+	if len(snapshots) > 0 {
+		if err := d.saveSnapshots(ctx, s, snapshots); err != nil {
+			return err
+		}
+	}
+	if len(evs) == 0 {
+		return nil
+	}
+	first, err := s.takePositions(ctx, len(evs))
+	if err != nil {
+		return err
+	}
+	rows := make([]eventRow, len(evs))
+	for i, e := range evs {
+		rows[i] = eventRow{ID: first + int64(i), N: 1, Type: e.Type, CreatedAt: at.UTC(), Data: string(e.Data)}
+	}
+	c := newSQLiteColumns(len(rows))
+	sqliteColumn(c, rows, "id", func(e *eventRow) any { return e.ID })
+	sqliteColumn(c, rows, "type", func(e *eventRow) any { return e.Type })
+	sqliteColumn(c, rows, "created_at", func(e *eventRow) any { return sqliteTime(&e.CreatedAt) })
+	sqliteColumn(c, rows, "data", func(e *eventRow) any { return e.Data })
+	if err := c.chunks(sqliteRowsChunk, func(chunk sqliteChunk) error {
+		return d.execPrepared(ctx, s, chunk.insert("events"), chunk.args...)
+	}); err != nil {
+		return err
+	}
+	return events{s}.fanOut(ctx, rows)
+}
+
+// saveOrders sends each table's rows as one JSON argument that json_each
+// unpacks (sqlite_json.go).
+func (d *sqliteDialect) saveOrders(ctx context.Context, s *store, o orderStates) error {
+	orderRows := make([][]any, len(o.orderIDs))
+	for i := range o.orderIDs {
+		orderRows[i] = []any{o.orderIDs[i], o.orderStatus[i], o.orderEmail[i]}
+	}
+	detailRows := make([][]any, len(o.detailIDs))
+	for i := range o.detailIDs {
+		detailRows[i] = []any{o.detailIDs[i], o.shipped[i], o.detailStatus[i], o.outstanding[i], o.returns[i]}
+	}
+	arg, err := jsonRows(orderRows)
+	if err != nil {
+		return err
+	}
+	if _, err := s.idb.ExecContext(ctx, `UPDATE orders SET status = json_extract(v.value, '$[1]'), customer_email = json_extract(v.value, '$[2]')
+FROM json_each(?) AS v WHERE orders.id = json_extract(v.value, '$[0]')`, arg); err != nil {
+		return err
+	}
+	if arg, err = jsonRows(detailRows); err != nil {
+		return err
+	}
+	_, err = s.idb.ExecContext(ctx, `UPDATE order_details SET shipped = json_extract(v.value, '$[1]'), status = json_extract(v.value, '$[2]'),
+  outstanding = json_extract(v.value, '$[3]'), returned = json_extract(v.value, '$[4]')
+FROM json_each(?) AS v WHERE order_details.id = json_extract(v.value, '$[0]')`, arg)
+	return err
+}
+
+func (d *sqliteDialect) articleIDsByNumber(ctx context.Context, s *store, numbers []string) ([]articleNumberRow, error) {
+	list, err := json.Marshal(numbers)
+	if err != nil {
+		return nil, err
+	}
+	var rows []articleNumberRow
+	err = s.idb.NewRaw("SELECT id, number FROM article_details WHERE number IN (SELECT value FROM json_each(?))", string(list)).Scan(ctx, &rows)
+	return rows, err
+}
+
+func (d *sqliteDialect) lockAndLoad(ctx context.Context, s *store, scope stock.Scope, now time.Time, warehouses []stock.KnownWarehouse, bins []stock.Bin) (*stock.WorkingSet, error) {
+	return lockThenLoad(ctx, s, scope, now, warehouses, bins)
+}
