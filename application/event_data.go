@@ -45,6 +45,7 @@ type ArticleDetailData struct {
 	Number               string               `json:"number"`
 	Name                 string               `json:"name"`
 	ReorderPoint         int                  `json:"reorderPoint"`
+	EAN                  string               `json:"ean"`
 	PhysicalStock        int                  `json:"physicalStock"`
 	PhysicalStockForSale int                  `json:"physicalStockForSale"`
 	ReservedStock        int                  `json:"reservedStock"`
@@ -64,6 +65,7 @@ type WarehouseStockData struct {
 func ArticleDetailDataOf(v ArticleStock) ArticleDetailData {
 	out := ArticleDetailData{
 		ID: v.Article.ID(), Number: v.Article.Number(), Name: v.Article.Name(), ReorderPoint: v.Article.ReorderPoint(),
+		EAN:           v.Article.EAN().String(),
 		PhysicalStock: v.PhysicalStock, PhysicalStockForSale: v.PhysicalStockForSale, ReservedStock: v.ReservedStock,
 		AvailableStock: v.AvailableStock, WarehouseStocks: make([]WarehouseStockData, len(v.Warehouses)),
 	}
@@ -83,6 +85,7 @@ func (d stockChangedData) appendJSON(b []byte) []byte {
 	b = appendJSONString(append(b, `,"number":`...), d.Number)
 	b = appendJSONString(append(b, `,"name":`...), d.Name)
 	b = strconv.AppendInt(append(b, `,"reorderPoint":`...), int64(d.ReorderPoint), 10)
+	b = appendJSONString(append(b, `,"ean":`...), d.EAN)
 	b = strconv.AppendInt(append(b, `,"physicalStock":`...), int64(d.PhysicalStock), 10)
 	b = strconv.AppendInt(append(b, `,"physicalStockForSale":`...), int64(d.PhysicalStockForSale), 10)
 	b = strconv.AppendInt(append(b, `,"reservedStock":`...), int64(d.ReservedStock), 10)

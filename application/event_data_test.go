@@ -13,7 +13,11 @@ import (
 
 // stockChangedOf builds the payload newEvent gets for stock.changed.
 func stockChangedOf(number, name, code, key string, id, orderID int64, n int) stockChangedData {
-	article := catalog.UnmarshalArticleDetailFromDatabase(id, number, name, (n%7+7)%7)
+	ean := ""
+	if n%2 == 0 {
+		ean = "4006381333931"
+	}
+	article := catalog.UnmarshalArticleDetailFromDatabase(id, number, name, (n%7+7)%7, ean)
 	warehouses := []stock.WarehouseStock{
 		{WarehouseID: 2, WarehouseCode: code, StockAvailableForSale: true, Stock: n, ReservedStock: n / 3},
 		{WarehouseID: 1, WarehouseCode: code + "-b", Stock: -n, ReservedStock: 0},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/shopstock/inventory/domain/barcode"
 	"github.com/shopstock/inventory/domain/catalog"
 	"github.com/shopstock/inventory/domain/stock"
 )
@@ -19,6 +20,9 @@ type ArticleDetailRepository interface {
 	List(ctx context.Context, q ListQuery) (Page[*catalog.ArticleDetail], error)
 	IDTaken(ctx context.Context, id int64) (bool, error)
 	NumberTaken(ctx context.Context, number string, exceptID int64) (bool, error)
+	// EANTaken tells whether a product other than exceptID has gtin as
+	// its ean, in any of its spellings.
+	EANTaken(ctx context.Context, gtin barcode.GTIN, exceptID int64) (bool, error)
 	// IDsByNumber finds the products with these numbers in one query; a
 	// number that names none is missing from the map.
 	IDsByNumber(ctx context.Context, numbers []string) (map[string]int64, error)

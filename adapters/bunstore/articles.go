@@ -3,9 +3,11 @@ package bunstore
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/uptrace/bun"
 
+	"github.com/shopstock/inventory/domain/barcode"
 	"github.com/shopstock/inventory/domain/catalog"
 	"github.com/shopstock/inventory/ports"
 )
@@ -17,6 +19,7 @@ type articleRow struct {
 	Number       string `bun:"number"`
 	Name         string `bun:"name"`
 	ReorderPoint int    `bun:"reorder_point"`
+	EAN          string `bun:"ean"`
 }
 
 // belowReorderPointSQL reads whether a product is below its reorder point
@@ -28,6 +31,7 @@ const belowReorderPointSQL = `COALESCE((SELECT ss.below FROM stock_snapshots AS 
 var articleColumns = columns{
 	"articleDetail.id": "a.id", "articleDetail.number": "a.number", "articleDetail.name": "a.name",
 	"articleDetail.reorderPoint": "a.reorder_point", "articleDetail.belowReorderPoint": belowReorderPointSQL,
+	"articleDetail.ean": "a.ean",
 }
 
 type articles struct{ s *store }
@@ -53,7 +57,7 @@ func (r articles) Add(ctx context.Context, a *catalog.ArticleDetail) error {
 			return err
 		}
 	}
-	row := &articleRow{ID: id, Number: a.Number(), Name: a.Name(), ReorderPoint: a.ReorderPoint()}
+	row := &articleRow{ID: id, Number: a.Number(), Name: a.Name(), ReorderPoint: a.ReorderPoint(), EAN: a.EAN().String()}
 	if _, err := r.s.idb.NewInsert().Model(row).Exec(ctx); err != nil {
 		return r.duplicate(err, row)
 	}
@@ -67,6 +71,9 @@ func (r articles) duplicate(err error, row *articleRow) error {
 		if violatesNumber(err) {
 			return catalog.ErrNumberTaken(row.Number)
 		}
+		if strings.Contains(err.Error(), gtinIndex) {
+			return catalog.ErrEANTaken(row.EAN)
+		}
 		return catalog.ErrIDTaken(row.ID)
 	}
 	return err
@@ -79,11 +86,11 @@ func (r articles) Get(ctx context.Context, id int64) (*catalog.ArticleDetail, er
 	if err := q.Scan(ctx); err != nil {
 		return nil, notFound(err, "article detail %d not found", id)
 	}
-	return catalog.UnmarshalArticleDetailFromDatabase(row.ID, row.Number, row.Name, row.ReorderPoint), nil
+	return catalog.UnmarshalArticleDetailFromDatabase(row.ID, row.Number, row.Name, row.ReorderPoint, row.EAN), nil
 }
 
 func (r articles) Save(ctx context.Context, a *catalog.ArticleDetail) error {
-	row := &articleRow{ID: a.ID(), Number: a.Number(), Name: a.Name(), ReorderPoint: a.ReorderPoint()}
+	row := &articleRow{ID: a.ID(), Number: a.Number(), Name: a.Name(), ReorderPoint: a.ReorderPoint(), EAN: a.EAN().String()}
 	_, err := r.s.idb.NewUpdate().Model(row).WherePK().Exec(ctx)
 	return r.duplicate(err, row)
 }
@@ -104,13 +111,20 @@ func (r articles) List(ctx context.Context, q ports.ListQuery) (ports.Page[*cata
 		func(s *bun.SelectQuery) *bun.SelectQuery { return s })
 	out := ports.Page[*catalog.ArticleDetail]{Total: total, Items: make([]*catalog.ArticleDetail, len(rows))}
 	for i, row := range rows {
-		out.Items[i] = catalog.UnmarshalArticleDetailFromDatabase(row.ID, row.Number, row.Name, row.ReorderPoint)
+		out.Items[i] = catalog.UnmarshalArticleDetailFromDatabase(row.ID, row.Number, row.Name, row.ReorderPoint, row.EAN)
 	}
 	return out, err
 }
 
 func (r articles) IDTaken(ctx context.Context, id int64) (bool, error) {
 	return r.s.idb.NewSelect().Table("article_details").Where("id = ?", id).Exists(ctx)
+}
+
+// gtinIndex is the unique index on the eans right-justified to 14 digits.
+const gtinIndex = "article_details_gtin"
+
+func (r articles) EANTaken(ctx context.Context, gtin barcode.GTIN, exceptID int64) (bool, error) {
+	return r.s.idb.NewSelect().Table("article_details").Where("ean IN (?) AND id <> ?", bun.List(gtin.Spellings()), exceptID).Exists(ctx)
 }
 
 func (r articles) NumberTaken(ctx context.Context, number string, exceptID int64) (bool, error) {

@@ -71,11 +71,12 @@ type lockedSnapshotRow struct {
 	Number          string `bun:"number"`
 	Name            string `bun:"name"`
 	ReorderPoint    int    `bun:"reorder_point"`
+	EAN             string `bun:"ean"`
 }
 
 // lockedSnapshotsSQL reads the snapshots with their products, in id order;
 // PostgreSQL locks them with it (lockSnapshotsPostgres).
-const lockedSnapshotsSQL = `SELECT ss.article_detail_id, ss.figures, ss.below, ss.outstanding, a.number, a.name, a.reorder_point
+const lockedSnapshotsSQL = `SELECT ss.article_detail_id, ss.figures, ss.below, ss.outstanding, a.number, a.name, a.reorder_point, a.ean
 FROM stock_snapshots AS ss JOIN article_details AS a ON a.id = ss.article_detail_id
 WHERE ss.article_detail_id ` + inIDsMarker + ` ORDER BY ss.article_detail_id`
 
@@ -111,7 +112,7 @@ ON CONFLICT (article_detail_id) DO NOTHING`, bun.List(ids)); err != nil {
 	}
 	for i, row := range rows {
 		out.Snapshots[row.ArticleDetailID] = ports.StockSnapshot{ArticleDetailID: row.ArticleDetailID, Figures: row.Figures, Below: row.Below, Outstanding: row.Outstanding}
-		out.Articles[i] = catalog.UnmarshalArticleDetailFromDatabase(row.ArticleDetailID, row.Number, row.Name, row.ReorderPoint)
+		out.Articles[i] = catalog.UnmarshalArticleDetailFromDatabase(row.ArticleDetailID, row.Number, row.Name, row.ReorderPoint, row.EAN)
 	}
 	return out, nil
 }

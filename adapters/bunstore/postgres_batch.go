@@ -472,7 +472,7 @@ func (pg postgresDialect) lockedSnapshots(ctx context.Context, s *store, ids, wa
 	}
 	out := make([]lockedSnapshotRow, 0, len(ids))
 	for _, row := range results[0].Rows {
-		if len(row) != 7 {
+		if len(row) != 8 {
 			return nil, stockOf, fmt.Errorf("snapshots: a row of %d columns", len(row))
 		}
 		id, err1 := strconv.ParseInt(string(row[0]), 10, 64)
@@ -483,7 +483,7 @@ func (pg postgresDialect) lockedSnapshots(ctx context.Context, s *store, ids, wa
 		}
 		out = append(out, lockedSnapshotRow{
 			ArticleDetailID: id, Figures: string(row[1]), Below: string(row[2]) == "t", Outstanding: outstanding,
-			Number: string(row[4]), Name: string(row[5]), ReorderPoint: reorderPoint,
+			Number: string(row[4]), Name: string(row[5]), ReorderPoint: reorderPoint, EAN: string(row[7]),
 		})
 	}
 	for _, row := range results[1].Rows {

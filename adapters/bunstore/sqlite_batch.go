@@ -303,7 +303,7 @@ func (d *sqliteDialect) lockedSnapshots(ctx context.Context, s *store, ids, ware
 	for rows.Next() {
 		var row lockedSnapshotRow
 		var reorderPoint, outstanding int64
-		if err := rows.Scan(&row.ArticleDetailID, &row.Figures, &row.Below, &outstanding, &row.Number, &row.Name, &reorderPoint); err != nil {
+		if err := rows.Scan(&row.ArticleDetailID, &row.Figures, &row.Below, &outstanding, &row.Number, &row.Name, &reorderPoint, &row.EAN); err != nil {
 			return nil, stockOf, err
 		}
 		row.ReorderPoint, row.Outstanding = int(reorderPoint), int(outstanding)

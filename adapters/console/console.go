@@ -99,6 +99,7 @@ func New(app *application.App, log *zap.Logger, cfg Config) (*Handler, error) {
 	h.searchRoutes()
 	h.productRoutes()
 	h.binRoutes()
+	h.labelRoutes()
 	h.warehouseRoutes()
 	h.orderRoutes()
 	h.csvRoutes()

@@ -209,6 +209,9 @@ func (h *Handler) productPage(w http.ResponseWriter, r *http.Request, u *applica
 			d.Forms[name] = f
 		}
 	}
+	if _, ok := posted["goods"]; !ok {
+		goodsInFromScan(r, d.Forms["goods"])
+	}
 	h.render(w, r, status, "product", view{Title: v.Article.Number(), Nav: "search", User: u, Data: d})
 	return nil
 }

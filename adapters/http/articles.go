@@ -13,6 +13,7 @@ type articleJSON struct {
 	Number       string `json:"number"`
 	Name         string `json:"name"`
 	ReorderPoint int    `json:"reorderPoint"`
+	EAN          string `json:"ean"`
 }
 
 type warehouseStockJSON struct {
@@ -36,12 +37,14 @@ type articleCreateBody struct {
 	Number       string `json:"number" validate:"required"`
 	Name         string `json:"name"`
 	ReorderPoint int    `json:"reorderPoint"`
+	EAN          string `json:"ean"`
 }
 
 type articleUpdateBody struct {
 	Number       *string `json:"number"`
 	Name         *string `json:"name"`
 	ReorderPoint *int    `json:"reorderPoint"`
+	EAN          *string `json:"ean"`
 }
 
 var articleReadOnly = []string{"id", "physicalStock", "physicalStockForSale", "reservedStock", "availableStock", "warehouseStocks"}
@@ -62,7 +65,7 @@ func (h *Handler) listArticles(w http.ResponseWriter, r *http.Request) error {
 }
 
 func toArticleJSON(a *catalog.ArticleDetail) articleJSON {
-	return articleJSON{ID: a.ID(), Number: a.Number(), Name: a.Name(), ReorderPoint: a.ReorderPoint()}
+	return articleJSON{ID: a.ID(), Number: a.Number(), Name: a.Name(), ReorderPoint: a.ReorderPoint(), EAN: a.EAN().String()}
 }
 
 func toArticleDetailJSON(v application.ArticleStock) articleDetailJSON {
@@ -95,7 +98,9 @@ func (h *Handler) createArticle(w http.ResponseWriter, r *http.Request) error {
 	if err := h.decode(w, r, &body, articleReadOnly[1:]...); err != nil {
 		return err
 	}
-	id, err := h.app.CreateArticleDetail(r.Context(), valueOrZero(body.ID), body.Number, body.Name, body.ReorderPoint)
+	id, err := h.app.CreateArticleDetailWith(r.Context(), application.ArticleDetailInput{
+		ID: valueOrZero(body.ID), Number: body.Number, Name: body.Name, ReorderPoint: body.ReorderPoint, EAN: body.EAN,
+	})
 	if err != nil {
 		return err
 	}
@@ -112,7 +117,9 @@ func (h *Handler) updateArticle(w http.ResponseWriter, r *http.Request) error {
 	if err := h.decode(w, r, &body, articleReadOnly...); err != nil {
 		return err
 	}
-	if err := h.app.UpdateArticleDetail(r.Context(), id, body.Number, body.Name, body.ReorderPoint); err != nil {
+	if err := h.app.UpdateArticleDetailWith(r.Context(), id, application.ArticleDetailChange{
+		Number: body.Number, Name: body.Name, ReorderPoint: body.ReorderPoint, EAN: body.EAN,
+	}); err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusOK, ok)

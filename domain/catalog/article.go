@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/shopstock/inventory/domain/barcode"
 	"github.com/shopstock/inventory/domain/code"
 	"github.com/shopstock/inventory/domain/errs"
 )
@@ -18,6 +19,8 @@ type ArticleDetail struct {
 	// reorderPoint is the available stock below which the shop wants to
 	// reorder; 0 means none.
 	reorderPoint int
+	// ean is the product's GTIN as the shop wrote it, "" for none.
+	ean barcode.GTIN
 }
 
 // MaxReorderPoint is the largest reorder point (extensions L).
@@ -37,8 +40,24 @@ func NewArticleDetail(id int64, number, name string) (*ArticleDetail, error) {
 }
 
 // UnmarshalArticleDetailFromDatabase rebuilds a stored article detail.
-func UnmarshalArticleDetailFromDatabase(id int64, number, name string, reorderPoint int) *ArticleDetail {
-	return &ArticleDetail{id: id, number: number, name: name, reorderPoint: reorderPoint}
+func UnmarshalArticleDetailFromDatabase(id int64, number, name string, reorderPoint int, ean string) *ArticleDetail {
+	return &ArticleDetail{id: id, number: number, name: name, reorderPoint: reorderPoint, ean: barcode.GTIN(ean)}
+}
+
+// SetEAN sets the product's GTIN (EAN-8, UPC-A, EAN-13 or GTIN-14, its
+// check digit right), or removes it with "". Whether another product has
+// the same GTIN is the use case's to ask.
+func (a *ArticleDetail) SetEAN(ean string) error {
+	if ean == "" {
+		a.ean = ""
+		return nil
+	}
+	g, err := barcode.ParseGTIN(ean)
+	if err != nil {
+		return errs.InvalidFields(errs.FieldError{Property: "ean", Message: err.Error()})
+	}
+	a.ean = g
+	return nil
 }
 
 // SetReorderPoint sets the reorder point, 0 (none) to MaxReorderPoint.
@@ -96,3 +115,6 @@ func (a *ArticleDetail) ID() int64         { return a.id }
 func (a *ArticleDetail) Number() string    { return a.number }
 func (a *ArticleDetail) Name() string      { return a.name }
 func (a *ArticleDetail) ReorderPoint() int { return a.reorderPoint }
+
+// EAN is the product's GTIN as the shop wrote it, "" for none.
+func (a *ArticleDetail) EAN() barcode.GTIN { return a.ean }

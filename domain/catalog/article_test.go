@@ -70,3 +70,27 @@ func TestAReorderPointIs0To1000000000(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+func TestAnEANIsEmptyOrAGTINWithItsCheckDigitRight(t *testing.T) {
+	a, _ := NewArticleDetail(1, "SKU", "")
+	if a.EAN() != "" {
+		t.Fatalf("a new product has no EAN")
+	}
+	for _, good := range []string{"96385074", "036000291452", "4006381333931", "04006381333931", "4006381333931"} {
+		if err := a.SetEAN(good); err != nil || a.EAN().String() != good {
+			t.Errorf("%q is an EAN: %v, kept %q", good, err, a.EAN())
+		}
+	}
+	for _, bad := range []string{"4006381333932", "12345", "400638133393A", "123456789012345", " 4006381333931"} {
+		err := a.SetEAN(bad)
+		if errs.KindOf(err) != errs.Invalid || errs.PropertyOf(err) != "ean" {
+			t.Errorf("%q is refused on ean, got %v", bad, err)
+		}
+		if a.EAN() != "04006381333931" && a.EAN() != "4006381333931" {
+			t.Errorf("a refused EAN leaves the one before, got %q", a.EAN())
+		}
+	}
+	if err := a.SetEAN(""); err != nil || a.EAN() != "" {
+		t.Errorf("an empty EAN removes it: %v", err)
+	}
+}

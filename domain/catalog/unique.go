@@ -15,3 +15,9 @@ func ErrIDTaken(id int64) error {
 func ErrNumberTaken(number string) error {
 	return errs.Taken("number", "an article detail with number", strconv.Quote(number))
 }
+
+// ErrEANTaken: two products cannot have the same GTIN, however many zeros
+// either writes in front of it.
+func ErrEANTaken(ean string) error {
+	return errs.Taken("ean", "an article detail with the GTIN", strconv.Quote(ean))
+}
