@@ -185,7 +185,7 @@ func TestOnlyAnOpenOrderWithNothingReceivedCanBeDeleted(t *testing.T) {
 	for _, c := range []struct {
 		status   string
 		received int
-	}{{"Partially received", 1}, {"Received", 5}, {"Cancelled", 0}} {
+	}{{"Open", 1}, {"Partially received", 1}, {"Received", 5}, {"Cancelled", 0}} {
 		err := stored(t, c.status, purchase.LineRecord{ID: 1, ArticleDetailID: 7, Quantity: 5, Received: c.received}).CheckDeletable()
 		if errs.KindOf(err) != errs.Invalid || errs.PropertyOf(err) != "status" {
 			t.Fatalf("%s: %v", c.status, err)
