@@ -28,6 +28,7 @@ type ledgerRow struct {
 	OperationID     *string   `bun:"operation_id"`
 	OrderID         *int64    `bun:"order_id"`
 	OrderDetailID   *int64    `bun:"order_detail_id"`
+	PurchaseOrderID *int64    `bun:"purchase_order_id"`
 	User            string    `bun:"user_name"`
 	CreatedAt       time.Time `bun:"created_at"`
 }
@@ -39,6 +40,7 @@ var ledgerColumns = columns{
 	"stockLedgerEntry.stockAfter": "l.stock_after", "stockLedgerEntry.idempotencyKey": "l.idempotency_key",
 	"stockLedgerEntry.orderId": "l.order_id", "stockLedgerEntry.orderDetailId": "l.order_detail_id",
 	"stockLedgerEntry.user": "l.user_name", "stockLedgerEntry.createdAt": "l.created_at",
+	"stockLedgerEntry.purchaseOrderId": "l.purchase_order_id",
 }
 
 type ledger struct{ s *store }
@@ -67,7 +69,8 @@ func (r ledger) append(ctx context.Context, entries []stock.LedgerEntry) error {
 			Type: string(e.Type), Quantity: e.Quantity, StockAfter: e.StockAfter,
 			IdempotencyKey: optional(e.Ref.IdempotencyKey), OperationID: optional(e.Ref.OperationID),
 			OrderID: optional(e.Ref.OrderID), OrderDetailID: optional(e.Ref.OrderDetailID),
-			User: e.Ref.User, CreatedAt: e.CreatedAt.UTC(),
+			PurchaseOrderID: optional(e.Ref.PurchaseOrderID),
+			User:            e.Ref.User, CreatedAt: e.CreatedAt.UTC(),
 		}
 	}
 	return r.appendSQLite(ctx, rows)
@@ -86,6 +89,7 @@ func (r ledger) appendSQLite(ctx context.Context, rows []ledgerRow) error {
 	sqliteColumn(c, rows, "operation_id", func(l *ledgerRow) any { return derefOrNil(l.OperationID) })
 	sqliteColumn(c, rows, "order_id", func(l *ledgerRow) any { return derefOrNil(l.OrderID) })
 	sqliteColumn(c, rows, "order_detail_id", func(l *ledgerRow) any { return derefOrNil(l.OrderDetailID) })
+	sqliteColumn(c, rows, "purchase_order_id", func(l *ledgerRow) any { return derefOrNil(l.PurchaseOrderID) })
 	sqliteColumn(c, rows, "user_name", func(l *ledgerRow) any { return l.User })
 	sqliteColumn(c, rows, "created_at", func(l *ledgerRow) any { return sqliteTime(&l.CreatedAt) })
 	return c.chunks(sqliteRowsChunk, func(chunk sqliteChunk) error {
@@ -117,6 +121,7 @@ func (r ledger) appendPostgres(ctx context.Context, entries []stock.LedgerEntry)
 	pgColumn(&c, entries, "operation_id", "text", func(e *stock.LedgerEntry) *string { return optional(e.Ref.OperationID) })
 	pgColumn(&c, entries, "order_id", "bigint", func(e *stock.LedgerEntry) *int64 { return optional(e.Ref.OrderID) })
 	pgColumn(&c, entries, "order_detail_id", "bigint", func(e *stock.LedgerEntry) *int64 { return optional(e.Ref.OrderDetailID) })
+	pgColumn(&c, entries, "purchase_order_id", "bigint", func(e *stock.LedgerEntry) *int64 { return optional(e.Ref.PurchaseOrderID) })
 	pgColumn(&c, entries, "user_name", "text", func(e *stock.LedgerEntry) string { return e.Ref.User })
 	pgColumn(&c, entries, "created_at", "timestamptz", func(e *stock.LedgerEntry) time.Time { return e.CreatedAt.UTC() })
 	return r.s.execSoon(ctx, c.insert("stock_ledger_entries"), c.args...)
@@ -237,6 +242,9 @@ func (r ledger) List(ctx context.Context, q ports.ListQuery) (ports.Page[ports.L
 		}
 		if row.OrderDetailID != nil {
 			e.Ref.OrderDetailID = *row.OrderDetailID
+		}
+		if row.PurchaseOrderID != nil {
+			e.Ref.PurchaseOrderID = *row.PurchaseOrderID
 		}
 		out.Items[i] = ports.LedgerRecord{ID: row.ID, LedgerEntry: e}
 	}

@@ -77,8 +77,8 @@ func (r *Receiving) Run(ws *stock.WorkingSet, ref stock.Reference) error {
 			return lineError(prop, l.id, err)
 		}
 		if loc.WarehouseID != o.warehouseID {
-			return errs.Invalidf("line %d: %s does not lie in the purchase order's warehouse", l.id, loc).
-				On(prop + ".binLocation").Breaks(WrongWarehouse)
+			return errs.InvalidFields(errs.FieldError{Property: prop + ".binLocation",
+				Message: fmt.Sprintf("line %d: %s does not lie in the purchase order's warehouse", l.id, loc)}).Breaks(WrongWarehouse)
 		}
 		if loc, err = ws.Receive(l.articleDetailID, loc, rl.Quantity, ref); err != nil {
 			return lineError(prop, l.id, err)
