@@ -101,6 +101,7 @@ func New(app *application.App, log *zap.Logger, cfg Config) (*Handler, error) {
 	h.binRoutes()
 	h.warehouseRoutes()
 	h.orderRoutes()
+	h.receivingRoutes()
 	h.csvRoutes()
 	h.lowStockRoutes()
 	h.webhookRoutes()
