@@ -28,6 +28,9 @@ type PurchaseOrderRepository interface {
 	// not found.
 	Receipt(ctx context.Context, purchaseOrderID, id int64) (*purchase.Receipt, error)
 	Receipts(ctx context.Context, purchaseOrderID int64, q ListQuery) (Page[*purchase.Receipt], error)
+	// NamesArticle tells whether a line of any purchase order names the
+	// article detail.
+	NamesArticle(ctx context.Context, articleDetailID int64) (bool, error)
 	// IncomingOf is the kept incomingStock of the products, those with
 	// none left out.
 	IncomingOf(ctx context.Context, articleDetailIDs []int64) (map[int64]int, error)

@@ -168,6 +168,10 @@ func TestPurchaseOrdersHTTP(t *testing.T) {
 			}
 		})
 
+		t.Run("a product on a purchase order stays", func(t *testing.T) {
+			ohError(t, f.env.Do(t, "DELETE", fmt.Sprintf("/api/articleDetails/%d", f.art2), nil), http.StatusBadRequest, "purchase order")
+		})
+
 		t.Run("bad purchase orders are a 400 naming what is wrong", func(t *testing.T) {
 			good := func() map[string]any {
 				return map[string]any{"number": "PO-X", "warehouse": map[string]any{"id": f.main},

@@ -338,6 +338,10 @@ func (r purchaseOrders) receiptLines(ctx context.Context, rows []purchaseReceipt
 	return out, nil
 }
 
+func (r purchaseOrders) NamesArticle(ctx context.Context, articleDetailID int64) (bool, error) {
+	return r.s.idb.NewSelect().Table("purchase_order_lines").Where("article_detail_id = ?", articleDetailID).Exists(ctx)
+}
+
 func (r purchaseOrders) IncomingOf(ctx context.Context, ids []int64) (map[int64]int, error) {
 	out := make(map[int64]int, len(ids))
 	if len(ids) == 0 {

@@ -20,3 +20,10 @@ func ErrNumberTaken(number string) *errs.Error {
 func ErrLineIDTaken(property string, id int64) *errs.Error {
 	return errs.Taken(property, "a purchase order line with id", strconv.FormatInt(id, 10))
 }
+
+// ErrNamesArticle: a product that purchase order lines name stays, so that
+// the orders keep their history.
+func ErrNamesArticle(articleDetailID int64) *errs.Error {
+	return errs.Invalidf("article detail %d is named by purchase order lines and cannot be deleted", articleDetailID).
+		Breaks("article_detail_named_by_purchase_orders")
+}
