@@ -138,7 +138,7 @@ func (f *poFixture) stockChanged(t testing.TB, after, article int64) (int64, map
 
 func TestPurchaseOrdersHTTP(t *testing.T) {
 	t.Parallel()
-	testdb.Each(t, func(t *testing.T, databaseURL string) {
+	testdb.EachWithPgBouncer(t, func(t *testing.T, databaseURL string) {
 		f := poSetup(t, databaseURL)
 		before := f.lastEvent(t)
 
