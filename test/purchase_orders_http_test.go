@@ -3,6 +3,7 @@ package test
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"strings"
 	"sync"
@@ -485,6 +486,89 @@ func TestTwoClientsReceivingTheLastPiecesOfALine(t *testing.T) {
 		}
 		if got := f.stock(t, f.art1, f.main); got != 25 {
 			t.Fatalf("stock %d, want 25", got)
+		}
+	})
+}
+
+// incomingStock is kept by the transactions that change it, as the domain
+// computes it. Whatever purchase orders are created, received, cancelled
+// and deleted, it equals what their lines still bring, and the last
+// stock.changed of each product says the same.
+func TestIncomingStockFollowsThePurchaseOrders(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		f := poSetup(t, databaseURL)
+		articles := []int64{f.art1, f.art2}
+		rng := rand.New(rand.NewPCG(3, 4))
+		var open []int64
+		for i := range 30 {
+			switch step := rng.IntN(5); {
+			case step <= 1 || len(open) == 0:
+				var lines []any
+				for _, a := range articles[:1+rng.IntN(2)] {
+					lines = append(lines, map[string]any{"articleDetailId": a, "quantity": 1 + rng.IntN(9)})
+				}
+				id, _ := f.create(t, map[string]any{"number": fmt.Sprintf("PO-R%d", i), "warehouse": map[string]any{"id": f.main}, "lines": lines})
+				open = append(open, id)
+			case step == 2:
+				id := open[rng.IntN(len(open))]
+				po := f.get(t, id)
+				if po["status"] == "Cancelled" || po["status"] == "Received" {
+					continue
+				}
+				var lines []map[string]any
+				for _, l := range po["lines"].([]any) {
+					lm := l.(map[string]any)
+					if left := ohInt(t, lm["quantity"]) - ohInt(t, lm["received"]); left > 0 {
+						lines = append(lines, line(ohInt(t, lm["id"]), 1+rng.IntN(int(left))))
+					}
+				}
+				if len(lines) > 0 {
+					f.created(t, f.receive(t, id, "", lines...), false)
+				}
+			case step == 3:
+				// Received and cancelled orders refuse: 400.
+				res := f.env.Do(t, "PUT", fmt.Sprintf("/api/purchaseOrders/%d", open[rng.IntN(len(open))]), map[string]any{"status": "Cancelled"})
+				if res.Status != http.StatusOK && res.Status != http.StatusBadRequest {
+					t.Fatalf("cancel: %s", res)
+				}
+			default:
+				k := rng.IntN(len(open))
+				res := f.env.Do(t, "DELETE", fmt.Sprintf("/api/purchaseOrders/%d", open[k]), nil)
+				switch res.Status {
+				case http.StatusOK:
+					open = append(open[:k], open[k+1:]...)
+				case http.StatusBadRequest: // something was received, or it is cancelled
+				default:
+					t.Fatalf("delete: %s", res)
+				}
+			}
+			want := map[int64]int64{}
+			for _, o := range ohOK(t, f.env.Do(t, "GET", "/api/purchaseOrders", nil))["data"].([]any) {
+				om := o.(map[string]any)
+				if om["status"] != "Open" && om["status"] != "Partially received" {
+					continue
+				}
+				for _, l := range om["lines"].([]any) {
+					lm := l.(map[string]any)
+					want[ohInt(t, lm["articleDetailId"])] += ohInt(t, lm["quantity"]) - ohInt(t, lm["received"])
+				}
+			}
+			evs, _ := f.events(t, 0, "stock.changed")
+			for _, a := range articles {
+				if got := f.incoming(t, a); got != want[a] {
+					t.Fatalf("step %d: article %d incomingStock %d, the purchase orders bring %d", i, a, got, want[a])
+				}
+				var last int64 = -1
+				for _, e := range evs {
+					if ohInt(t, e["id"]) == a {
+						last = ohInt(t, e["incomingStock"])
+					}
+				}
+				if last != want[a] && !(last == -1 && want[a] == 0) {
+					t.Fatalf("step %d: article %d's last stock.changed says incomingStock %d, want %d", i, a, last, want[a])
+				}
+			}
 		}
 	})
 }
