@@ -69,8 +69,7 @@ func (r ledger) append(ctx context.Context, entries []stock.LedgerEntry) error {
 			Type: string(e.Type), Quantity: e.Quantity, StockAfter: e.StockAfter,
 			IdempotencyKey: optional(e.Ref.IdempotencyKey), OperationID: optional(e.Ref.OperationID),
 			OrderID: optional(e.Ref.OrderID), OrderDetailID: optional(e.Ref.OrderDetailID),
-			PurchaseOrderID: optional(e.Ref.PurchaseOrderID),
-			User:            e.Ref.User, CreatedAt: e.CreatedAt.UTC(),
+			User: e.Ref.User, CreatedAt: e.CreatedAt.UTC(), PurchaseOrderID: optional(e.Ref.PurchaseOrderID),
 		}
 	}
 	return r.appendSQLite(ctx, rows)

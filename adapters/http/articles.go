@@ -202,7 +202,6 @@ func toLedgerEntryJSON(e ports.LedgerRecord) ledgerEntryJSON {
 		Type: string(e.Type), Quantity: e.Quantity, StockAfter: e.StockAfter,
 		IdempotencyKey: nonZero(e.Ref.IdempotencyKey), OperationID: rawOrNull(e.Ref.OperationID),
 		OrderID: nonZero(e.Ref.OrderID), OrderDetailID: nonZero(e.Ref.OrderDetailID),
-		PurchaseOrderID: nonZero(e.Ref.PurchaseOrderID),
-		User:            e.Ref.User, CreatedAt: e.CreatedAt.UTC().Format(timeLayout),
+		User: e.Ref.User, CreatedAt: e.CreatedAt.UTC().Format(timeLayout), PurchaseOrderID: nonZero(e.Ref.PurchaseOrderID),
 	}
 }
