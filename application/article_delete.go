@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/shopstock/inventory/domain/access"
+	"github.com/shopstock/inventory/domain/purchase"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -29,6 +30,12 @@ func (a *App) DeleteArticleDetail(ctx context.Context, id int64) error {
 			return err
 		}
 		if err := art.CheckDeletable(hasStock, outstanding[id] > 0); err != nil {
+			return err
+		}
+		if named, err := s.PurchaseOrders().NamesArticle(ctx, id); err != nil || named {
+			if err == nil {
+				err = purchase.ErrNamesArticle(id)
+			}
 			return err
 		}
 		if err := s.Stock().RemoveEmpty(ctx, id); err != nil {

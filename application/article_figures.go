@@ -9,7 +9,8 @@ import (
 )
 
 // articleFigures reads what the stock figures of products are made of,
-// their stock per warehouse and what orders still have to ship, and has the
+// their stock per warehouse, what orders still have to ship and what
+// purchase orders still bring, and has the
 // domain compute them (stock.FiguresOf): the single fetch, every list item
 // and the stock.changed events all come from here. Set-based: a fixed number of
 // queries however many products.
@@ -22,19 +23,26 @@ func articleFigures(ctx context.Context, s ports.Store, articles []*catalog.Arti
 	if err != nil {
 		return nil, err
 	}
-	return figuresOf(articles, stocks, outstanding), nil
+	incoming, err := s.PurchaseOrders().IncomingOf(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	return figuresOf(articles, stocks, outstanding, incoming), nil
 }
 
 // figuresOf has the domain compute the figures of the products from their
-// stock per warehouse and what orders still have to ship of them.
-func figuresOf(articles []*catalog.ArticleDetail, stocks map[int64][]stock.WarehouseStock, outstanding map[int64]int) []ArticleStock {
+// stock per warehouse and what orders still have to ship of them; incoming
+// is what purchase orders still bring, kept as it is.
+func figuresOf(articles []*catalog.ArticleDetail, stocks map[int64][]stock.WarehouseStock, outstanding, incoming map[int64]int) []ArticleStock {
 	out := make([]ArticleStock, len(articles))
 	for i, a := range articles {
 		warehouses := stocks[a.ID()]
 		if warehouses == nil {
 			warehouses = []stock.WarehouseStock{}
 		}
-		out[i] = ArticleStock{Article: a, Figures: stock.FiguresOf(warehouses, outstanding[a.ID()])}
+		f := stock.FiguresOf(warehouses, outstanding[a.ID()])
+		f.IncomingStock = incoming[a.ID()]
+		out[i] = ArticleStock{Article: a, Figures: f}
 	}
 	return out
 }

@@ -50,6 +50,7 @@ type ArticleDetailData struct {
 	PhysicalStockForSale int                  `json:"physicalStockForSale"`
 	ReservedStock        int                  `json:"reservedStock"`
 	AvailableStock       int                  `json:"availableStock"`
+	IncomingStock        int                  `json:"incomingStock"`
 	WarehouseStocks      []WarehouseStockData `json:"warehouseStocks"`
 }
 
@@ -68,6 +69,7 @@ func ArticleDetailDataOf(v ArticleStock) ArticleDetailData {
 		EAN:           v.Article.EAN().String(),
 		PhysicalStock: v.PhysicalStock, PhysicalStockForSale: v.PhysicalStockForSale, ReservedStock: v.ReservedStock,
 		AvailableStock: v.AvailableStock, WarehouseStocks: make([]WarehouseStockData, len(v.Warehouses)),
+		IncomingStock: v.IncomingStock,
 	}
 	for i, ws := range v.Warehouses {
 		out.WarehouseStocks[i] = WarehouseStockData{WarehouseID: ws.WarehouseID, WarehouseCode: ws.WarehouseCode, Stock: ws.Stock, ReservedStock: ws.ReservedStock}
@@ -90,6 +92,7 @@ func (d stockChangedData) appendJSON(b []byte) []byte {
 	b = strconv.AppendInt(append(b, `,"physicalStockForSale":`...), int64(d.PhysicalStockForSale), 10)
 	b = strconv.AppendInt(append(b, `,"reservedStock":`...), int64(d.ReservedStock), 10)
 	b = strconv.AppendInt(append(b, `,"availableStock":`...), int64(d.AvailableStock), 10)
+	b = strconv.AppendInt(append(b, `,"incomingStock":`...), int64(d.IncomingStock), 10)
 	if d.WarehouseStocks == nil {
 		b = append(b, `,"warehouseStocks":null`...)
 	} else {

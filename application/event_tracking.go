@@ -34,6 +34,7 @@ type tracker struct {
 	forSaleBefore map[int64]bool
 	batch         *event.Cause
 	noEvents      bool
+	purchases     purchaseTracking
 }
 
 func newTracker(s ports.Store) *tracker {
@@ -41,6 +42,7 @@ func newTracker(s ports.Store) *tracker {
 		Store: s, articles: map[int64]bool{}, deleted: map[int64]bool{},
 		statusBefore: map[int64]order.Status{}, ordersSaved: map[int64]*order.Order{}, demandBefore: map[int64]map[int64]int{},
 		warehouses: map[int64]*warehouse.Warehouse{}, forSaleBefore: map[int64]bool{},
+		purchases: newPurchaseTracking(),
 	}
 }
 

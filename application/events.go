@@ -100,9 +100,10 @@ func (t *tracker) record(ctx context.Context, clock ports.Clock) (bool, error) {
 	var events []ports.NewEvent
 	var snapshots []ports.StockSnapshot
 	var totals []stock.WarehouseTotal
+	incoming := t.incomingChanges()
 	if len(t.articles) > 0 {
 		var err error
-		if events, snapshots, totals, err = t.stockEvents(ctx, t.cause(ctx, flagChanged)); err != nil {
+		if events, snapshots, totals, err = t.stockEvents(ctx, t.cause(ctx, flagChanged), incoming); err != nil {
 			return false, err
 		}
 	}
@@ -119,6 +120,9 @@ func (t *tracker) record(ctx context.Context, clock ports.Clock) (bool, error) {
 			OrderID: o.ID(), Number: o.Number(), Status: string(o.Status()), PreviousStatus: string(before),
 		}))
 	}
+	if !t.noEvents {
+		events = append(events, t.purchaseStatusEvents()...)
+	}
 	if len(events) == 0 && len(snapshots) == 0 && len(totals) == 0 {
 		return false, nil
 	}
@@ -129,9 +133,9 @@ func (t *tracker) record(ctx context.Context, clock ports.Clock) (bool, error) {
 // them with their snapshots (event.Compare). It returns the events, the
 // snapshots that changed and the warehouse totals that changed: what the
 // figures are made of changes by exactly what this transaction wrote
-// (stock.ApplyTotals over the working sets' changes, and the orders'
-// demand), so storage only keeps the results.
-func (t *tracker) stockEvents(ctx context.Context, cause event.Cause) ([]ports.NewEvent, []ports.StockSnapshot, []stock.WarehouseTotal, error) {
+// (stock.ApplyTotals over the working sets' changes, the orders' demand,
+// and the purchase orders' incoming), so storage only keeps the results.
+func (t *tracker) stockEvents(ctx context.Context, cause event.Cause, incomingChanges map[int64]int) ([]ports.NewEvent, []ports.StockSnapshot, []stock.WarehouseTotal, error) {
 	ids := slices.Sorted(maps.Keys(t.articles))
 	var changes []stock.WarehouseTotal
 	var warehouseIDs []int64
@@ -148,6 +152,10 @@ func (t *tracker) stockEvents(ctx context.Context, cause event.Cause) ([]ports.N
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	incoming, err := t.incoming(ctx, ids, incomingChanges)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	totals := stock.ApplyTotals(totalsOf(locked.Stock), changes)
 	stocks := withTotals(locked.Stock, totals, locked.Warehouses)
 	outstanding := maps.Clone(locked.Outstanding)
@@ -160,7 +168,7 @@ func (t *tracker) stockEvents(ctx context.Context, cause event.Cause) ([]ports.N
 	}
 	var events []ports.NewEvent
 	var changed []ports.StockSnapshot
-	for _, f := range figuresOf(locked.Articles, stocks, outstanding) {
+	for _, f := range figuresOf(locked.Articles, stocks, outstanding, incoming) {
 		id := f.Article.ID()
 		stored := locked.Snapshots[id]
 		before := event.Snapshot{Figures: stored.Figures, Below: stored.Below}

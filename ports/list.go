@@ -91,5 +91,6 @@ var (
 		"stockLedgerEntry.stockAfter": IntField, "stockLedgerEntry.idempotencyKey": TextField,
 		"stockLedgerEntry.orderId": IntField, "stockLedgerEntry.orderDetailId": IntField,
 		"stockLedgerEntry.user": TextField, "stockLedgerEntry.createdAt": TimeField,
+		"stockLedgerEntry.purchaseOrderId": IntField,
 	}
 )

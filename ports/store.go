@@ -29,6 +29,7 @@ type Store interface {
 	Idempotency() IdempotencyStore
 	Orders() OrderRepository
 	Returns() ReturnRepository
+	PurchaseOrders() PurchaseOrderRepository
 	Outbox() OutboxRepository
 	APIUsers() APIUserRepository
 	DigestNonces() DigestNonceStore

@@ -11,6 +11,8 @@ import (
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/order"
+	"github.com/shopstock/inventory/domain/purchase"
+	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/domain/user"
 	"github.com/shopstock/inventory/domain/warehouse"
 	"github.com/shopstock/inventory/ports"
@@ -166,6 +168,37 @@ var useCaseOfRoute = map[string]routeUseCase{
 	},
 	"GET /api/returns/{id}": func(ctx context.Context, app *application.App, _ int) error {
 		_, err := app.Return(ctx, noID)
+		return err
+	},
+	"GET /api/purchaseOrders": func(ctx context.Context, app *application.App, _ int) error {
+		_, err := app.PurchaseOrders(ctx, someList)
+		return err
+	},
+	"POST /api/purchaseOrders": func(ctx context.Context, app *application.App, _ int) error {
+		_, err := app.CreatePurchaseOrder(ctx, application.PurchaseOrderRequest{Warehouse: stock.WarehouseSpec{ID: noID}})
+		return err
+	},
+	"GET /api/purchaseOrders/{id}": func(ctx context.Context, app *application.App, _ int) error {
+		_, err := app.PurchaseOrder(ctx, noID)
+		return err
+	},
+	"PUT /api/purchaseOrders/{id}": func(ctx context.Context, app *application.App, _ int) error {
+		return app.ChangePurchaseOrder(ctx, noID, purchase.Change{})
+	},
+	"DELETE /api/purchaseOrders/{id}": func(ctx context.Context, app *application.App, _ int) error {
+		return app.DeletePurchaseOrder(ctx, noID)
+	},
+	"POST /api/purchaseOrders/{id}/receipts": func(ctx context.Context, app *application.App, n int) error {
+		_, err := app.ReceivePurchaseOrder(ctx, batchMeta("purchaseOrders/receipts", n), noID, nil,
+			func(int64) ([]byte, error) { return []byte("{}"), nil })
+		return err
+	},
+	"GET /api/purchaseOrders/{id}/receipts": func(ctx context.Context, app *application.App, _ int) error {
+		_, err := app.PurchaseReceipts(ctx, noID, someList)
+		return err
+	},
+	"GET /api/purchaseOrders/{id}/receipts/{receiptId}": func(ctx context.Context, app *application.App, _ int) error {
+		_, err := app.PurchaseReceipt(ctx, noID, noID)
 		return err
 	},
 	"GET /api/stock.csv": func(ctx context.Context, app *application.App, _ int) error {

@@ -615,7 +615,7 @@ func TestStockHTTPLedger(t *testing.T) {
 			t.Fatalf("by key: %s", summary(byKey))
 		}
 		fields := []string{"articleDetailId", "binLocationId", "createdAt", "id", "idempotencyKey", "operationId", "orderDetailId",
-			"orderId", "quantity", "stockAfter", "type", "user", "warehouseId"}
+			"orderId", "purchaseOrderId", "quantity", "stockAfter", "type", "user", "warehouseId"}
 		got := slices.Sorted(func(yield func(string) bool) {
 			for k := range byKey[0] {
 				if !yield(k) {
@@ -629,7 +629,7 @@ func TestStockHTTPLedger(t *testing.T) {
 		want := map[string]string{
 			"articleDetailId": "1", "warehouseId": fmt.Sprint(wh), "binLocationId": fmt.Sprint(a), "type": `"incoming"`,
 			"quantity": "5", "stockAfter": "5", "idempotencyKey": `"ledger-1"`, "operationId": `{"n":1}`,
-			"orderId": "null", "orderDetailId": "null", "user": `"admin"`,
+			"orderId": "null", "orderDetailId": "null", "purchaseOrderId": "null", "user": `"admin"`,
 		}
 		for k, v := range want {
 			if string(byKey[0][k]) != v {

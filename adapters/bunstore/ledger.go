@@ -24,6 +24,7 @@ type ledgerRow struct {
 	OperationID     *string   `bun:"operation_id"`
 	OrderID         *int64    `bun:"order_id"`
 	OrderDetailID   *int64    `bun:"order_detail_id"`
+	PurchaseOrderID *int64    `bun:"purchase_order_id"`
 	User            string    `bun:"user_name"`
 	CreatedAt       time.Time `bun:"created_at"`
 }
@@ -35,6 +36,7 @@ var ledgerColumns = columns{
 	"stockLedgerEntry.stockAfter": "l.stock_after", "stockLedgerEntry.idempotencyKey": "l.idempotency_key",
 	"stockLedgerEntry.orderId": "l.order_id", "stockLedgerEntry.orderDetailId": "l.order_detail_id",
 	"stockLedgerEntry.user": "l.user_name", "stockLedgerEntry.createdAt": "l.created_at",
+	"stockLedgerEntry.purchaseOrderId": "l.purchase_order_id",
 }
 
 type ledger struct{ s *store }
@@ -96,6 +98,9 @@ func (r ledger) List(ctx context.Context, q ports.ListQuery) (ports.Page[ports.L
 		}
 		if row.OrderDetailID != nil {
 			e.Ref.OrderDetailID = *row.OrderDetailID
+		}
+		if row.PurchaseOrderID != nil {
+			e.Ref.PurchaseOrderID = *row.PurchaseOrderID
 		}
 		out.Items[i] = ports.LedgerRecord{ID: row.ID, LedgerEntry: e}
 	}

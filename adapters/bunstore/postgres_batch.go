@@ -310,6 +310,7 @@ func (pg postgresDialect) appendLedger(ctx context.Context, s *store, entries []
 	pgColumn(&c, entries, "operation_id", "text", func(e *stock.LedgerEntry) *string { return optional(e.Ref.OperationID) })
 	pgColumn(&c, entries, "order_id", "bigint", func(e *stock.LedgerEntry) *int64 { return optional(e.Ref.OrderID) })
 	pgColumn(&c, entries, "order_detail_id", "bigint", func(e *stock.LedgerEntry) *int64 { return optional(e.Ref.OrderDetailID) })
+	pgColumn(&c, entries, "purchase_order_id", "bigint", func(e *stock.LedgerEntry) *int64 { return optional(e.Ref.PurchaseOrderID) })
 	pgColumn(&c, entries, "user_name", "text", func(e *stock.LedgerEntry) string { return e.Ref.User })
 	pgColumn(&c, entries, "created_at", "timestamptz", func(e *stock.LedgerEntry) time.Time { return e.CreatedAt.UTC() })
 	return s.execSoon(ctx, c.insert("stock_ledger_entries"), c.args...)

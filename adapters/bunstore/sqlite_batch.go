@@ -245,7 +245,7 @@ func (d *sqliteDialect) appendLedger(ctx context.Context, s *store, entries []st
 			Type: string(e.Type), Quantity: e.Quantity, StockAfter: e.StockAfter,
 			IdempotencyKey: optional(e.Ref.IdempotencyKey), OperationID: optional(e.Ref.OperationID),
 			OrderID: optional(e.Ref.OrderID), OrderDetailID: optional(e.Ref.OrderDetailID),
-			User: e.Ref.User, CreatedAt: e.CreatedAt.UTC(),
+			User: e.Ref.User, CreatedAt: e.CreatedAt.UTC(), PurchaseOrderID: optional(e.Ref.PurchaseOrderID),
 		}
 	}
 	c := newSQLiteColumns(len(rows))
@@ -259,6 +259,7 @@ func (d *sqliteDialect) appendLedger(ctx context.Context, s *store, entries []st
 	sqliteColumn(c, rows, "operation_id", func(l *ledgerRow) any { return derefOrNil(l.OperationID) })
 	sqliteColumn(c, rows, "order_id", func(l *ledgerRow) any { return derefOrNil(l.OrderID) })
 	sqliteColumn(c, rows, "order_detail_id", func(l *ledgerRow) any { return derefOrNil(l.OrderDetailID) })
+	sqliteColumn(c, rows, "purchase_order_id", func(l *ledgerRow) any { return derefOrNil(l.PurchaseOrderID) })
 	sqliteColumn(c, rows, "user_name", func(l *ledgerRow) any { return l.User })
 	sqliteColumn(c, rows, "created_at", func(l *ledgerRow) any { return sqliteTime(&l.CreatedAt) })
 	return c.chunks(sqliteRowsChunk, func(chunk sqliteChunk) error {

@@ -29,6 +29,7 @@ type articleDetailJSON struct {
 	PhysicalStockForSale int                  `json:"physicalStockForSale"`
 	ReservedStock        int                  `json:"reservedStock"`
 	AvailableStock       int                  `json:"availableStock"`
+	IncomingStock        int                  `json:"incomingStock"`
 	WarehouseStocks      []warehouseStockJSON `json:"warehouseStocks"`
 }
 
@@ -47,7 +48,7 @@ type articleUpdateBody struct {
 	EAN          *string `json:"ean"`
 }
 
-var articleReadOnly = []string{"id", "physicalStock", "physicalStockForSale", "reservedStock", "availableStock", "warehouseStocks"}
+var articleReadOnly = []string{"id", "physicalStock", "physicalStockForSale", "reservedStock", "availableStock", "incomingStock", "warehouseStocks"}
 
 func (h *Handler) articleRoutes() {
 	h.api("GET /api/articleDetails", h.listArticles)
@@ -73,6 +74,7 @@ func toArticleDetailJSON(v application.ArticleStock) articleDetailJSON {
 		articleJSON:   toArticleJSON(v.Article),
 		PhysicalStock: v.PhysicalStock, PhysicalStockForSale: v.PhysicalStockForSale, ReservedStock: v.ReservedStock,
 		AvailableStock: v.AvailableStock, WarehouseStocks: make([]warehouseStockJSON, len(v.Warehouses)),
+		IncomingStock: v.IncomingStock,
 	}
 	for i, ws := range v.Warehouses {
 		out.WarehouseStocks[i] = warehouseStockJSON{WarehouseID: ws.WarehouseID, WarehouseCode: ws.WarehouseCode, Stock: ws.Stock, ReservedStock: ws.ReservedStock}
@@ -174,6 +176,7 @@ type ledgerEntryJSON struct {
 	OperationID     rawOrNull `json:"operationId"`
 	OrderID         *int64    `json:"orderId"`
 	OrderDetailID   *int64    `json:"orderDetailId"`
+	PurchaseOrderID *int64    `json:"purchaseOrderId"`
 	User            string    `json:"user"`
 	CreatedAt       string    `json:"createdAt"`
 }
@@ -206,6 +209,6 @@ func toLedgerEntryJSON(e ports.LedgerRecord) ledgerEntryJSON {
 		Type: string(e.Type), Quantity: e.Quantity, StockAfter: e.StockAfter,
 		IdempotencyKey: nonZero(e.Ref.IdempotencyKey), OperationID: rawOrNull(e.Ref.OperationID),
 		OrderID: nonZero(e.Ref.OrderID), OrderDetailID: nonZero(e.Ref.OrderDetailID),
-		User: e.Ref.User, CreatedAt: e.CreatedAt.UTC().Format(timeLayout),
+		User: e.Ref.User, CreatedAt: e.CreatedAt.UTC().Format(timeLayout), PurchaseOrderID: nonZero(e.Ref.PurchaseOrderID),
 	}
 }

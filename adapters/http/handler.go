@@ -142,6 +142,7 @@ func (h *Handler) routes() {
 	h.webhookRoutes()
 	h.pickingRoutes()
 	h.returnRoutes()
+	h.purchaseOrderRoutes()
 }
 
 // api registers an authenticated route whose handler reports failures as

@@ -31,6 +31,13 @@ const (
 	ManageOrders Action = "manage orders"
 	// ShipOrders is shipping orders and order positions.
 	ShipOrders Action = "ship orders"
+	// ReadPurchaseOrders is reading purchase orders and their receipts.
+	ReadPurchaseOrders Action = "read purchase orders"
+	// ManagePurchaseOrders is creating, changing, cancelling and deleting
+	// purchase orders.
+	ManagePurchaseOrders Action = "manage purchase orders"
+	// ReceiveGoods is booking receipts of purchase orders into stock.
+	ReceiveGoods Action = "receive goods"
 	// ManageWebhooks is everything about webhooks, reading them included:
 	// they name where events go and hold the secrets that sign them.
 	ManageWebhooks Action = "manage webhooks"
@@ -47,23 +54,27 @@ const (
 // users and webhooks, an operator may do everything but manage users and
 // webhooks, and those are for admins.
 var leastRole = map[Action]user.Role{
-	ReadStock:        user.Reader,
-	ReadOrders:       user.Reader,
-	ReadEvents:       user.Reader,
-	ManageWarehouses: user.Operator,
-	ManageArticles:   user.Operator,
-	WriteStock:       user.Operator,
-	ManageOrders:     user.Operator,
-	ShipOrders:       user.Operator,
-	ManageWebhooks:   user.Admin,
-	ManageUsers:      user.Admin,
-	Maintain:         user.Admin,
+	ReadStock:            user.Reader,
+	ReadOrders:           user.Reader,
+	ReadEvents:           user.Reader,
+	ManageWarehouses:     user.Operator,
+	ManageArticles:       user.Operator,
+	WriteStock:           user.Operator,
+	ManageOrders:         user.Operator,
+	ShipOrders:           user.Operator,
+	ReadPurchaseOrders:   user.Reader,
+	ManagePurchaseOrders: user.Operator,
+	ReceiveGoods:         user.Operator,
+	ManageWebhooks:       user.Admin,
+	ManageUsers:          user.Admin,
+	Maintain:             user.Admin,
 }
 
 // Actions lists every action of the table.
 func Actions() []Action {
 	return []Action{ReadStock, ReadOrders, ReadEvents, ManageWarehouses, ManageArticles,
-		WriteStock, ManageOrders, ShipOrders, ManageWebhooks, ManageUsers, Maintain}
+		WriteStock, ManageOrders, ShipOrders, ReadPurchaseOrders, ManagePurchaseOrders, ReceiveGoods,
+		ManageWebhooks, ManageUsers, Maintain}
 }
 
 // LeastRole is the least role that may do a, and whether a is an action of

@@ -10,11 +10,11 @@ import (
 // everything but users and webhooks; an admin everything.
 func TestEachRoleMayDoWhatSectionUGivesIt(t *testing.T) {
 	may := map[user.Role][]Action{
-		user.Reader: {ReadStock, ReadOrders, ReadEvents},
-		user.Operator: {ReadStock, ReadOrders, ReadEvents,
-			ManageWarehouses, ManageArticles, WriteStock, ManageOrders, ShipOrders},
-		user.Admin: {ReadStock, ReadOrders, ReadEvents,
-			ManageWarehouses, ManageArticles, WriteStock, ManageOrders, ShipOrders,
+		user.Reader: {ReadStock, ReadOrders, ReadEvents, ReadPurchaseOrders},
+		user.Operator: {ReadStock, ReadOrders, ReadEvents, ReadPurchaseOrders,
+			ManageWarehouses, ManageArticles, WriteStock, ManageOrders, ShipOrders, ManagePurchaseOrders, ReceiveGoods},
+		user.Admin: {ReadStock, ReadOrders, ReadEvents, ReadPurchaseOrders,
+			ManageWarehouses, ManageArticles, WriteStock, ManageOrders, ShipOrders, ManagePurchaseOrders, ReceiveGoods,
 			ManageWebhooks, ManageUsers, Maintain},
 	}
 	for _, role := range []user.Role{user.Reader, user.Operator, user.Admin} {

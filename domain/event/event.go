@@ -18,10 +18,12 @@ const (
 	StockChanged       = "stock.changed"
 	StockLow           = "stock.low"
 	OrderStatusChanged = "order.statusChanged"
+	// PurchaseOrderStatusChanged: a purchase order's status changed (R).
+	PurchaseOrderStatusChanged = "purchaseOrder.statusChanged"
 )
 
 // Types lists every event type, for validation and documentation.
-var Types = []string{StockChanged, StockLow, OrderStatusChanged}
+var Types = []string{StockChanged, StockLow, OrderStatusChanged, PurchaseOrderStatusChanged}
 
 // Known tells whether t is an event type.
 func Known(t string) bool { return slices.Contains(Types, t) }
@@ -49,6 +51,11 @@ const (
 	// CauseWarehousesUpdate: a warehouse's stockAvailableForSale changed,
 	// which changes the figures of every product stored there.
 	CauseWarehousesUpdate = "warehouses/update"
+	// The purchase orders' causes (R): they change incomingStock, and a
+	// receipt the stock.
+	CausePurchaseOrdersCreate  = "purchaseOrders/create"
+	CausePurchaseOrdersReceive = "purchaseOrders/receive"
+	CausePurchaseOrdersUpdate  = "purchaseOrders/update"
 )
 
 // Cause is why stock changed, as stock.changed tells it.
@@ -140,7 +147,7 @@ func Compare(before, now Snapshot) (changed, low bool) {
 
 // spell writes the watched figures canonically: warehouses in id order,
 // those holding nothing left out (a default mapping of 0 pieces changes no
-// figure).
+// figure), then what is incoming.
 func spell(f stock.Figures) string {
 	b := make([]byte, 0, 64)
 	for i, n := range []int{f.PhysicalStock, f.PhysicalStockForSale, f.ReservedStock, f.AvailableStock} {
@@ -159,6 +166,12 @@ func spell(f stock.Figures) string {
 			b = strconv.AppendInt(append(b, ':'), int64(w.ReservedStock), 10)
 			b = append(b, ';')
 		}
+	}
+	// Written only when there is any, so that the figures of a product
+	// that never had stock incoming are spelt as they were before
+	// purchase orders existed.
+	if f.IncomingStock != 0 {
+		b = strconv.AppendInt(append(b, "|in:"...), int64(f.IncomingStock), 10)
 	}
 	return string(b)
 }

@@ -119,3 +119,22 @@ func TestSnapshotSpelling(t *testing.T) {
 		}
 	}
 }
+
+func TestStockChangedFiresWhenIncomingStockChangesAndOnlyThen(t *testing.T) {
+	incoming := func(f stock.Figures, n int) stock.Figures { f.IncomingStock = n; return f }
+	before := event.SnapshotOf(figures(5, 0), false)
+	if changed, _ := event.Compare(before, event.SnapshotOf(incoming(figures(5, 0), 3), false)); !changed {
+		t.Fatal("incoming stock came and stock.changed did not fire")
+	}
+	if changed, _ := event.Compare(event.SnapshotOf(incoming(figures(5, 0), 3), false), event.SnapshotOf(incoming(figures(5, 0), 3), false)); changed {
+		t.Fatal("equal incoming stock fired stock.changed")
+	}
+	// A product that never had anything incoming is spelt as before
+	// purchase orders existed, so that its stored snapshot still matches.
+	if got := event.SnapshotOf(figures(5, 0), false).Figures; got != "5,5,0,5|1:5:0;" {
+		t.Fatalf("spelt %q", got)
+	}
+	if changed, _ := event.Compare(event.Snapshot{}, event.SnapshotOf(incoming(stock.FiguresOf(nil, 0), 4), false)); !changed {
+		t.Fatal("a new product with pieces incoming fired no stock.changed")
+	}
+}

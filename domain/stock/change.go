@@ -29,15 +29,8 @@ func (ws *WorkingSet) change(article int64, at Location, quantity int, ref Refer
 			On("quantity").Breaks(QuantityOutOfRange).About(concerning(article, at))
 	}
 	if quantity > 0 {
-		bin, err := ws.inTarget(article, at)
-		if err != nil {
-			return err
-		}
-		if err := ws.checkLimitOn(article, at, bin, quantity); err != nil {
-			return err
-		}
-		ws.apply(article, []step{{at.WarehouseID, bin, quantity}}, EntryIncoming, ref)
-		return nil
+		_, err := ws.stockIn(article, at, quantity, EntryIncoming, ref)
+		return err
 	}
 	sources := ws.sources(article, at, 0)
 	if avail := available(sources); -quantity > avail {
@@ -45,6 +38,22 @@ func (ws *WorkingSet) change(article int64, at Location, quantity int, ref Refer
 	}
 	ws.apply(article, ws.take(sources, -quantity), EntryOutgoing, ref)
 	return nil
+}
+
+// stockIn is the one way pieces come into stock (a change upwards, a
+// return, a receipt): at a bin, or on a warehouse the product's default bin
+// there, else its unknown bin location; never over MaxStock. It tells the
+// bin the pieces went to.
+func (ws *WorkingSet) stockIn(article int64, at Location, quantity int, typ EntryType, ref Reference) (Location, error) {
+	bin, err := ws.inTarget(article, at)
+	if err != nil {
+		return Location{}, err
+	}
+	if err := ws.checkLimitOn(article, at, bin, quantity); err != nil {
+		return Location{}, err
+	}
+	ws.apply(article, []step{{at.WarehouseID, bin, quantity}}, typ, ref)
+	return Location{WarehouseID: at.WarehouseID, BinLocationID: bin}, nil
 }
 
 // checkLimitOn refuses adding to bin what would push it over MaxStock.

@@ -22,6 +22,9 @@ type Figures struct {
 	// what orders still have to ship.
 	AvailableStock int
 	Warehouses     []WarehouseStock
+	// IncomingStock is what open purchase orders still bring (the sum of
+	// purchase.Order.Incoming over them); it is no part of AvailableStock.
+	IncomingStock int
 }
 
 // FiguresOf computes the figures from the stock per warehouse and what the

@@ -12,6 +12,7 @@ const (
 	EntryRelocation EntryType = "relocation"
 	EntryShipment   EntryType = "shipment"
 	EntryReturn     EntryType = "return"
+	EntryReceipt    EntryType = "receipt"
 )
 
 // Reference ties a ledger entry to the request that caused it.
@@ -21,7 +22,9 @@ type Reference struct {
 	OperationID   string
 	OrderID       int64
 	OrderDetailID int64
-	User          string
+	// PurchaseOrderID is the purchase order a receipt booked pieces of.
+	PurchaseOrderID int64
+	User            string
 }
 
 // LedgerEntry records one change of one mapping. For every mapping the sum of

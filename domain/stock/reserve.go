@@ -156,13 +156,20 @@ func (ws *WorkingSet) Restock(article int64, at Location, quantity int, ref Refe
 		return Location{}, errs.Invalidf("returned quantity of article detail %d must be positive, got %d", article, quantity).
 			On("quantity").Breaks(QuantityOutOfRange).About(concerning(article, at))
 	}
-	bin, err := ws.inTarget(article, at)
-	if err != nil {
+	return ws.stockIn(article, at, quantity, EntryReturn, ref)
+}
+
+// Receive books pieces that arrived from a supplier in at a location (a
+// warehouse: the article's default bin there, else its unknown bin
+// location) with a ledger entry of type receipt, and tells the bin they
+// went to.
+func (ws *WorkingSet) Receive(article int64, at Location, quantity int, ref Reference) (Location, error) {
+	if err := ws.check(article, at); err != nil {
 		return Location{}, err
 	}
-	if err := ws.checkLimitOn(article, at, bin, quantity); err != nil {
-		return Location{}, err
+	if quantity <= 0 {
+		return Location{}, errs.Invalidf("received quantity of article detail %d must be positive, got %d", article, quantity).
+			On("quantity").Breaks(QuantityOutOfRange).About(concerning(article, at))
 	}
-	ws.apply(article, []step{{at.WarehouseID, bin, quantity}}, EntryReturn, ref)
-	return Location{WarehouseID: at.WarehouseID, BinLocationID: bin}, nil
+	return ws.stockIn(article, at, quantity, EntryReceipt, ref)
 }
