@@ -92,7 +92,7 @@ func (h *Handler) csvRoutes() {
 		if f.Failed() {
 			return h.csvPage(w, r, u, http.StatusBadRequest, csvData{Form: f})
 		}
-		lines, err := stockcsv.ReadImport(body)
+		lines, err := stockcsv.ReadImport(body, mode)
 		if err != nil {
 			if errs.KindOf(err) != errs.Invalid {
 				return err
@@ -123,7 +123,7 @@ func (h *Handler) csvRoutes() {
 		f := postedForm(r)
 		mode := application.ImportMode(f.Val("mode"))
 		body := []byte(r.PostFormValue("csv")) // untrimmed: the file as uploaded
-		lines, err := stockcsv.ReadImport(body)
+		lines, err := stockcsv.ReadImport(body, mode)
 		if err == nil {
 			sum := sha256.Sum256(body)
 			// The API's endpoint and fingerprint (the file's SHA-256): an
