@@ -30,6 +30,9 @@ type OperationResult struct {
 	Message     string
 	Property    string
 	Code        errs.Code
+	// Subject names the ids the failure concerns, for an interface that
+	// tells it in its own words.
+	Subject errs.Subject
 }
 
 // BatchResult is the outcome of a whole batch.
@@ -124,7 +127,7 @@ func (a *App) idempotent(ctx context.Context, meta BatchMeta, run func(ctx conte
 func failed(id []byte, err error) OperationResult {
 	r := OperationResult{OperationID: id, Message: err.Error()}
 	if e, ok := errs.As(err); ok {
-		r.Message, r.Property, r.Code = e.Message, e.Property, e.Code
+		r.Message, r.Property, r.Code, r.Subject = e.Message, e.Property, e.Code, e.Subject
 		if len(e.Fields) == 1 && e.Message == "validation failed" {
 			r.Message = e.Fields[0].Property + ": " + e.Fields[0].Message
 		}

@@ -83,11 +83,11 @@ func TestConsoleSearchFindsScannedBarcodes(t *testing.T) {
 			{"a product number", "SW-10007", fmt.Sprintf("/console/products/%d", f.plain)},
 			{"a bin code in Code 128 with its symbology identifier", "]C0A-01-02", fmt.Sprintf("/console/bins/%d", f.binA)},
 			{"an order number", "10001", fmt.Sprintf("/console/orders/%d", f.order)},
-			{"GS1-128 with brackets", "(01)04006381333931(17)270500(10)L-42", pen + "?bestBefore=2027-05-31&lot=L-42#goods"},
-			{"GS1 DataMatrix with a group separator", "]d2" + "0104006381333931" + "10L-42\x1d" + "17270615", pen + "?bestBefore=2027-06-15&lot=L-42#goods"},
+			{"GS1-128 with brackets", "(01)04006381333931(17)270500(10)L-42", pen + "?bestBefore=2027-05-31&lot=L-42#goods-in"},
+			{"GS1 DataMatrix with a group separator", "]d2" + "0104006381333931" + "10L-42\x1d" + "17270615", pen + "?bestBefore=2027-06-15&lot=L-42#goods-in"},
 			{"GS1-128 from a scanner that sends the separator as <GS>", "]C1" + "0104006381333931" + "10L 42<GS>" + "15270000", ""},
-			{"GS1 QR without lot or date", "]Q3" + "0104006381333931", pen + "#goods"},
-			{"GS1 DataBar with AI 15", "]e0" + "0104006381333931" + "15280200", pen + "?bestBefore=2028-02-29#goods"},
+			{"GS1 QR without lot or date", "]Q3" + "0104006381333931", pen + "#goods-in"},
+			{"GS1 DataBar with AI 15", "]e0" + "0104006381333931" + "15280200", pen + "?bestBefore=2028-02-29#goods-in"},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				to, page := f.search(t, tc.scan)

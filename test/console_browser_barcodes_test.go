@@ -64,7 +64,7 @@ func TestConsoleScanningAGS1BarcodeOpensTheProduct(t *testing.T) {
 				if got := b.text("h1"); !strings.Contains(got, tc.number) {
 					t.Fatalf("the scan opened %q, want product %s", got, tc.number)
 				}
-				want := fmt.Sprintf("%s/console/products/%d%s#goods", base, tc.id, tc.query)
+				want := fmt.Sprintf("%s/console/products/%d%s#goods-in", base, tc.id, tc.query)
 				if got := evalJS[string](b, `location.href`); got != want {
 					t.Errorf("at %s, want %s", got, want)
 				}

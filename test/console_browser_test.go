@@ -78,17 +78,17 @@ func TestConsoleOperatorRunsTheWarehouse(t *testing.T) {
 		if got := b.text("h1"); !strings.Contains(got, "SKU-100") {
 			t.Fatalf("search for SKU-100 opened %q", got)
 		}
-		b.submit("goods-in-bad-quantity", fill(`#goods input[name=bin]`, "A-01"), fill(`#goods input[name=quantity]`, "a dozen"),
-			click(`#goods button[value=in]`))
-		if got := b.text(`#goods input[name=quantity] ~ .error`); !strings.Contains(got, "whole number") {
+		b.submit("goods-in-bad-quantity", fill(`#goods-in input[name=bin]`, "A-01"), fill(`#goods-in input[name=quantity]`, "a dozen"),
+			click(`#goods-in button`))
+		if got := b.text(`#goods-in input[name=quantity] ~ .error`); !strings.Contains(got, "whole number") {
 			t.Errorf("error beside the quantity: %q", got)
 		}
-		b.submit("goods-in", fill(`#goods input[name=quantity]`, "12"), click(`#goods button[value=in]`))
-		if got := b.text(".notice"); got != "Booked 12 in." {
+		b.submit("goods-in", fill(`#goods-in input[name=quantity]`, "12"), click(`#goods-in button`))
+		if got := b.text(".notice"); got != "Booked 12 in at A-01." {
 			t.Errorf("goods in: %q", got)
 		}
 		b.submit("move", fill(`#move input[name=bin]`, "A-02"), fill(`#move input[name=quantity]`, "5"), click(`#move button`))
-		if got := b.text(".notice"); got != "Moved 5." {
+		if got := b.text(".notice"); got != "Moved 5 to A-02." {
 			t.Errorf("move: %q", got)
 		}
 		b.submit("move-to-missing-bin", fill(`#move input[name=bin]`, "Z-99"), fill(`#move input[name=quantity]`, "1"), click(`#move button`))
@@ -111,7 +111,7 @@ func TestConsoleOperatorRunsTheWarehouse(t *testing.T) {
 		os.WriteFile(file, []byte("warehouseCode,binLocationCode,articleDetailNumber,quantity\nMAIN,A-03,SKU-200,10\nMAIN,A-03,SKU-100,2\n"), 0o644)
 		b.visit("/console/stock", "import-export")
 		b.submit("import-preview", chromedp.SetUploadFiles(chromedp.CSS(`input[type=file]`), []string{file}),
-			click(`form[action^="/console/stock/preview"] button`))
+			click(`input[name=mode][value=change]`), click(`form[action^="/console/stock/preview"] button`))
 		if got := b.text("#preview .notice"); !strings.Contains(got, "All 2 lines would apply") {
 			t.Errorf("preview: %q", got)
 		}
@@ -146,8 +146,9 @@ func TestConsoleOperatorRunsTheWarehouse(t *testing.T) {
 			t.Error("the API shows no reservations after the console reserved them")
 		}
 		b.submit("order-again", click(`a[href="/console/orders/`+fmt.Sprint(f.order)+`"]`))
+		b.submit("order-ship-confirm", click(fmt.Sprintf(`form[action="/console/orders/%d/ship"] button`, f.order)))
 		b.submit("order-shipped", click(fmt.Sprintf(`form[action="/console/orders/%d/ship"] button`, f.order)))
-		if got := b.text(".notice"); got != "The order is shipped." {
+		if got := b.text(".notice"); got != "The order is shipped and the customer is mailed." {
 			t.Errorf("ship: %q", got)
 		}
 		order := f.api.do(t, "GET", fmt.Sprintf("/api/orders/%d", f.order), nil, http.StatusOK)["data"].(map[string]any)
@@ -224,18 +225,18 @@ func TestConsoleRefusesForgedAndRepeatedForms(t *testing.T) {
 		b.visit(fmt.Sprintf("/console/products/%d", f.product), "product")
 
 		status := evalJS[int](b, `(async () => {
-			const data = new FormData(document.querySelector('#goods form'));
+			const data = new FormData(document.querySelector('#goods-in form'));
 			data.delete('csrf');
-			data.set('quantity', '9'); data.set('direction', 'in');
-			return (await fetch(document.querySelector('#goods form').action, {method: 'POST', body: new URLSearchParams(data)})).status;
+			data.set('quantity', '9'); 
+			return (await fetch(document.querySelector('#goods-in form').action, {method: 'POST', body: new URLSearchParams(data)})).status;
 		})()`)
 		if status != http.StatusForbidden {
 			t.Errorf("a post without the CSRF token: %d, want 403", status)
 		}
 		status = evalJS[int](b, `(async () => {
-			const data = new FormData(document.querySelector('#goods form'));
-			data.set('csrf', 'forged'); data.set('quantity', '9'); data.set('direction', 'in');
-			return (await fetch(document.querySelector('#goods form').action, {method: 'POST', body: new URLSearchParams(data)})).status;
+			const data = new FormData(document.querySelector('#goods-in form'));
+			data.set('csrf', 'forged'); data.set('quantity', '9'); 
+			return (await fetch(document.querySelector('#goods-in form').action, {method: 'POST', body: new URLSearchParams(data)})).status;
 		})()`)
 		if status != http.StatusForbidden {
 			t.Errorf("a post with a wrong CSRF token: %d, want 403", status)
@@ -246,9 +247,9 @@ func TestConsoleRefusesForgedAndRepeatedForms(t *testing.T) {
 
 		// The same form sent twice, as an impatient double click does.
 		notices := evalJS[[]string](b, `(async () => {
-			const form = document.querySelector('#goods form');
+			const form = document.querySelector('#goods-in form');
 			const data = new FormData(form);
-			data.set('bin', 'A-03'); data.set('quantity', '2'); data.set('direction', 'in');
+			data.set('bin', 'A-03'); data.set('quantity', '2'); 
 			const out = [];
 			for (let i = 0; i < 2; i++) {
 				const res = await fetch(form.action, {method: 'POST', body: new URLSearchParams(data)});
@@ -257,7 +258,7 @@ func TestConsoleRefusesForgedAndRepeatedForms(t *testing.T) {
 			}
 			return out;
 		})()`)
-		if len(notices) != 2 || notices[0] != "200 Booked 2 in." || !strings.Contains(notices[1], "applied once") {
+		if len(notices) != 2 || notices[0] != "200 Booked 2 in at A-03." || !strings.Contains(notices[1], "applied once") {
 			t.Errorf("double submit answered %q", notices)
 		}
 		b.visit(fmt.Sprintf("/console/products/%d", f.product), "product-after-double-submit")
@@ -313,8 +314,8 @@ func TestConsoleReaderSeesButCannotAct(t *testing.T) {
 		// A post with the reader's own valid token is still refused.
 		status := evalJS[int](b, fmt.Sprintf(`(async () => {
 			const csrf = document.querySelector('form[action="/console/signout"] input[name=csrf]').value;
-			const body = new URLSearchParams({csrf, key: 'reader-try-1', warehouse: '%d', bin: 'A-01', quantity: '5', direction: 'in'});
-			return (await fetch('/console/products/%d/goods', {method: 'POST', body})).status;
+			const body = new URLSearchParams({csrf, key: 'reader-try-1', warehouse: '%d', bin: 'A-01', quantity: '5'});
+			return (await fetch('/console/products/%d/in', {method: 'POST', body})).status;
 		})()`, f.warehouse, f.product))
 		if status != http.StatusForbidden {
 			t.Errorf("a reader's post: %d, want 403", status)

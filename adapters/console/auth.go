@@ -62,13 +62,11 @@ func canAct(u *application.ConsoleUser) bool {
 	return true
 }
 
-// errForbidden is a post the signed-in user may not make, or one without
-// the form's token.
-func forbidden(w http.ResponseWriter, msg string) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusForbidden)
-	_, _ = w.Write([]byte("403 forbidden: " + msg + "\n"))
+// forbidden answers a page or post the user may not see or make, or a
+// post without the form's token: inside the console's frame, with its
+// menu, so that the worker can go on from there.
+func (h *Handler) forbidden(w http.ResponseWriter, r *http.Request, msg string) {
+	h.errorPage(w, r, http.StatusForbidden, "Not allowed: "+msg+".")
 }
 
 // cookieName is what the cookie name is called in the request: with the
@@ -183,7 +181,7 @@ func signedIn(ctx context.Context, u *application.ConsoleUser) context.Context {
 func (h *Handler) action(pattern string, need access.Action, fn func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error) {
 	h.form(pattern, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
 		if !may(u, need) {
-			forbidden(w, "your role ("+string(u.Role)+") may not "+string(need))
+			h.forbidden(w, r, "your role ("+string(u.Role)+") may not "+string(need))
 			return nil
 		}
 		return fn(w, r, u)
@@ -202,7 +200,7 @@ func (h *Handler) form(pattern string, fn func(w http.ResponseWriter, r *http.Re
 			return
 		}
 		if u == nil {
-			forbidden(w, "you are not signed in (or your session has ended); sign in again")
+			h.forbidden(w, r, "you are not signed in (or your session has ended); sign in again")
 			return
 		}
 		if err := r.ParseMultipartForm(maxFormBytes); err != nil && !errors.Is(err, http.ErrNotMultipart) {
@@ -211,11 +209,11 @@ func (h *Handler) form(pattern string, fn func(w http.ResponseWriter, r *http.Re
 				http.Error(w, "413 the upload is larger than 40 MiB", http.StatusRequestEntityTooLarge)
 				return
 			}
-			forbidden(w, "the form could not be read")
+			h.forbidden(w, r, "the form could not be read")
 			return
 		}
 		if sent := r.PostFormValue("csrf"); sent == "" || subtle.ConstantTimeCompare([]byte(sent), []byte(u.CSRFToken)) != 1 {
-			forbidden(w, "the form carries no valid security token; reload the page and try again")
+			h.forbidden(w, r, "the form carries no valid security token; reload the page and try again")
 			return
 		}
 		r = r.WithContext(signedIn(r.Context(), u))
@@ -241,13 +239,13 @@ func (h *Handler) authRoutes() {
 	h.mux.HandleFunc("POST /console/signin", func(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(w, r.Body, maxSignInBytes)
 		if err := r.ParseForm(); err != nil {
-			forbidden(w, "the form could not be read")
+			h.forbidden(w, r, "the form could not be read")
 			return
 		}
 		kept, ok := h.readCookie(r, signInCookie)
 		sent := r.PostForm.Get("csrf")
 		if !ok || crossSite(r) || !h.issuedSignInToken(kept) || subtle.ConstantTimeCompare([]byte(kept), []byte(sent)) != 1 {
-			forbidden(w, "the sign-in form carries no valid security token; reload the page and try again")
+			h.forbidden(w, r, "the sign-in form carries no valid security token; reload the page and try again")
 			return
 		}
 		d := signInData{Name: strings.TrimSpace(r.PostForm.Get("name")), Next: r.PostForm.Get("next")}

@@ -19,8 +19,12 @@ type binData struct {
 	Bin       *warehouse.BinLocation
 	Warehouse *warehouse.Warehouse
 	Lines     []ports.StockLine
-	Ledger    []ledgerRow
-	Form      *form
+	Ledger    ledgerData
+	// Form counts what the bin was expected to hold, Found a product
+	// found there that was not.
+	Form, Found *form
+	// Name is how the pages name the bin.
+	Name string
 }
 
 func (h *Handler) binRoutes() {
@@ -31,8 +35,9 @@ func (h *Handler) binRoutes() {
 		}
 		return h.binPage(w, r, u, id, http.StatusOK, nil)
 	})
-	// Counting a bin sets every product on it (and one more, when named)
-	// to what was counted, in one batch.
+	// Counting a bin sets every product whose box was filled in (and one
+	// more, when named) to what was counted, in one batch. The boxes start
+	// empty: a count is blind, and a box left empty counts nothing.
 	h.action("POST /console/bins/{id}/count", access.WriteStock, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
 		id, err := pathID(r, "id", "bin location")
 		if err != nil {
@@ -43,7 +48,7 @@ func (h *Handler) binRoutes() {
 		var ops []application.BatchOperation
 		for field := range f.Values {
 			article, err := strconv.ParseInt(strings.TrimPrefix(field, "qty_"), 10, 64)
-			if !strings.HasPrefix(field, "qty_") || err != nil || article <= 0 {
+			if !strings.HasPrefix(field, "qty_") || err != nil || article <= 0 || f.Val(field) == "" {
 				continue
 			}
 			q := f.quantity(field, false)
@@ -60,8 +65,13 @@ func (h *Handler) binRoutes() {
 			}
 			ops = append(ops, application.BatchOperation{OperationID: operationID("newQuantity"), Op: stock.Set{ArticleDetailID: article, At: at, Quantity: q}})
 		}
-		if len(ops) == 0 {
-			f.fail("number", "Nothing to count: scan or enter a product number.")
+		found := f.Val("found") != ""
+		if len(ops) == 0 && !f.Failed() {
+			if found {
+				f.fail("number", "Scan or type the number of the product you found.")
+			} else {
+				f.fail("", "Nothing was counted: type what you counted into the boxes.")
+			}
 		}
 		if f.Failed() {
 			return h.binPage(w, r, u, id, http.StatusBadRequest, f)
@@ -76,7 +86,7 @@ func (h *Handler) binRoutes() {
 			if !res.Success {
 				var field string
 				_ = json.Unmarshal(ops[i].OperationID, &field)
-				f.fail(field, res.Message)
+				f.fail(field, h.say(r.Context(), res.failure()))
 			}
 		}
 		if f.Failed() {
@@ -104,23 +114,26 @@ func (h *Handler) binPage(w http.ResponseWriter, r *http.Request, u *application
 	if err != nil {
 		return err
 	}
-	d := binData{Bin: v.BinLocation, Form: posted}
+	d := binData{Bin: v.BinLocation, Form: newForm(), Found: newForm(), Name: binName(v.BinLocation.Code())}
+	if posted != nil && posted.Val("found") != "" {
+		d.Found = posted
+	} else if posted != nil {
+		d.Form = posted
+	}
 	if d.Warehouse, err = h.app.Warehouse(ctx, v.BinLocation.WarehouseID()); err != nil {
 		return err
 	}
 	if d.Lines, err = h.app.StockLines(ctx, ports.StockLineFilter{BinLocationID: id}); err != nil {
 		return err
 	}
-	if d.Ledger, err = h.ledger(r, []*warehouse.Warehouse{d.Warehouse}, ports.Filter{Property: "stockLedgerEntry.binLocationId", Expression: ports.ExprEqual, Values: []any{id}}); err != nil {
+	if d.Ledger, err = h.ledger(r, ports.Filter{Property: "stockLedgerEntry.binLocationId", Expression: ports.ExprEqual, Values: []any{id}}); err != nil {
 		return err
 	}
-	if d.Form == nil {
-		d.Form = newForm()
-		for _, l := range d.Lines {
-			d.Form.Values[fmt.Sprintf("qty_%d", l.ArticleDetailID)] = strconv.Itoa(l.Stock)
-		}
+	title := "Bin " + d.Name
+	if d.Name != v.BinLocation.Code() {
+		title = "Unassigned stock in " + d.Warehouse.Code()
 	}
-	h.render(w, r, status, "bin", view{Title: "Bin " + v.BinLocation.Code(), Nav: "warehouses", User: u, Data: d})
+	h.render(w, r, status, "bin", view{Title: title, Nav: "warehouses", User: u, Data: d})
 	return nil
 }
 

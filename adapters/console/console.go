@@ -136,6 +136,10 @@ var funcs = template.FuncMap{
 		}
 		return ""
 	},
+	// day and clock split a time, so that a narrow column breaks between
+	// them.
+	"day":   func(t time.Time) string { return t.UTC().Format("2006-01-02") },
+	"clock": func(t time.Time) string { return t.UTC().Format("15:04") },
 	"signed": func(n int) string {
 		if n > 0 {
 			return "+" + strconv.Itoa(n)
@@ -165,6 +169,8 @@ var funcs = template.FuncMap{
 	},
 	"str": func(v any) string { return fmt.Sprint(v) },
 	"qty": func(id int64) string { return fmt.Sprintf("qty_%d", id) },
+	// bin names a bin location by its code, the unknown one as unassigned.
+	"bin": binName,
 }
 
 func (h *Handler) parseTemplates() error {
@@ -203,6 +209,10 @@ type view struct {
 	// Focus turns the header's search field's autofocus off for pages
 	// whose own first field should have it.
 	Focus bool
+	// After is the address of the page a form was posted from, for a page
+	// that answers the post: the script puts it in the history in place of
+	// the post, so that Back and reload never send the form again.
+	After string
 	Data  any
 }
 
@@ -226,6 +236,13 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, nam
 	if v.Notice == "" {
 		v.Notice = takeFlash(w, r)
 	}
+	if r.Method == http.MethodPost {
+		v.After = pageOf(r.URL.Path)
+	}
+	if status == http.StatusBadRequest {
+		// The first field in error takes the focus.
+		v.Focus = true
+	}
 	var buf bytes.Buffer
 	if err := t.ExecuteTemplate(&buf, "layout.html", v); err != nil {
 		h.fail(w, r, err)
@@ -237,6 +254,22 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, nam
 	_, _ = buf.WriteTo(w)
 }
 
+// pageOf is the page a form posted to path is on: the path without the
+// form's action (/console/products/7/in: /console/products/7).
+func pageOf(path string) string {
+	if i := strings.Index(path, "/positions/"); i >= 0 {
+		return path[:i]
+	}
+	switch path {
+	case "/console/signin", "/console/signout":
+		return "/console/signin"
+	}
+	if i := strings.LastIndexByte(strings.TrimSuffix(path, "/"), '/'); i > 0 {
+		return path[:i]
+	}
+	return "/console/search"
+}
+
 // fail shows an error page: the message for what the person can act on,
 // a reference to the log for anything else.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
@@ -244,10 +277,13 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	switch errs.KindOf(err) {
 	case errs.Forbidden:
 		// The use case's own check, should a page get past the adapter's.
-		forbidden(w, strings.TrimPrefix(messageOf(err), "forbidden: "))
+		h.forbidden(w, r, strings.TrimPrefix(messageOf(err), "forbidden: "))
 		return
 	case errs.NotFound:
 		status, msg = http.StatusNotFound, messageOf(err)
+		if what := recordOf(r.URL.Path); what != "" {
+			msg = "There is no such " + what + ". Scan or type it again."
+		}
 	case errs.Invalid, errs.Conflict:
 		status, msg = http.StatusBadRequest, messageOf(err)
 	case errs.Unavailable:
@@ -256,10 +292,26 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	if status >= 500 && !errors.Is(err, context.Canceled) {
 		h.log.Error("console request failed", zap.String("path", r.URL.Path), zap.Error(err))
 	}
+	h.errorPage(w, r, status, msg)
+}
+
+// errorPage shows msg inside the console's frame: with the menu and the
+// search for a signed-in user (the search has the focus, for the next
+// scan), with the way to sign in for anybody else.
+func (h *Handler) errorPage(w http.ResponseWriter, r *http.Request, status int, msg string) {
 	user, _ := r.Context().Value(userKey{}).(*application.ConsoleUser)
+	if user == nil {
+		// Pages the mux does not know are answered before any session is
+		// read.
+		user, _ = h.user(w, r)
+	}
+	v := view{Title: titleOf(status), User: user, Alert: msg, Data: status}
+	if user != nil {
+		v.CSRF = user.CSRFToken
+	}
 	t := h.pages["error"]
 	var buf bytes.Buffer
-	if t == nil || t.ExecuteTemplate(&buf, "layout.html", view{Title: http.StatusText(status), User: user, Alert: msg, Data: status}) != nil {
+	if t == nil || t.ExecuteTemplate(&buf, "layout.html", v) != nil {
 		http.Error(w, msg, status)
 		return
 	}
@@ -267,6 +319,35 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	_, _ = buf.WriteTo(w)
+}
+
+// recordOf names what a page's path shows, for a page whose record does
+// not exist ("" for a page of no record).
+func recordOf(path string) string {
+	for prefix, what := range map[string]string{
+		"/console/products/": "product", "/console/bins/": "bin location", "/console/orders/": "order",
+		"/console/warehouses/": "warehouse", "/console/webhooks/": "webhook",
+	} {
+		if strings.HasPrefix(path, prefix) {
+			return what
+		}
+	}
+	return ""
+}
+
+// titleOf is an error page's heading.
+func titleOf(status int) string {
+	switch status {
+	case http.StatusNotFound:
+		return "Not found"
+	case http.StatusForbidden:
+		return "Not allowed"
+	case http.StatusBadRequest:
+		return "That did not work"
+	case http.StatusServiceUnavailable:
+		return "Try again in a moment"
+	}
+	return "Something went wrong"
 }
 
 func (h *Handler) notFound(w http.ResponseWriter, r *http.Request) {

@@ -159,19 +159,21 @@ func (f *form) place(msg, property string, where fields, fallback string) {
 	f.fail(fallback, msg)
 }
 
-// placeError is place for an error of a use case.
-func (f *form) placeError(err error, where fields, fallback string) {
-	f.place(messageOf(err), errs.PropertyOf(err), where, fallback)
+// placeError is place for an error of a use case, in the worker's words.
+func (h *Handler) placeError(ctx context.Context, f *form, err error, where fields, fallback string) {
+	fl := failureOf(err)
+	f.place(h.say(ctx, fl), fl.Property, where, fallback)
 }
 
 // storedResult is one operation's result as a form stores it for a
 // replay: with the property its error concerns, so that a replay places
 // the error as the first run did.
 type storedResult struct {
-	Success  bool      `json:"success"`
-	Message  string    `json:"message,omitempty"`
-	Property string    `json:"property,omitempty"`
-	Code     errs.Code `json:"code,omitempty"`
+	Success  bool         `json:"success"`
+	Message  string       `json:"message,omitempty"`
+	Property string       `json:"property,omitempty"`
+	Code     errs.Code    `json:"code,omitempty"`
+	Subject  errs.Subject `json:"subject"`
 }
 
 // renderResults is what the batch engine stores under the form's key and
@@ -179,7 +181,7 @@ type storedResult struct {
 func renderResults(res application.BatchResult) ([]byte, error) {
 	out := make([]storedResult, len(res.Results))
 	for i, r := range res.Results {
-		out[i] = storedResult{Success: r.Success, Message: r.Message, Property: r.Property, Code: r.Code}
+		out[i] = storedResult{Success: r.Success, Message: r.Message, Property: r.Property, Code: r.Code, Subject: r.Subject}
 	}
 	return json.Marshal(out)
 }
@@ -226,9 +228,10 @@ func formError(f *form, err error) error {
 	return err
 }
 
-// placeResult puts the error of a failed operation beside its field.
-func (f *form) placeResult(r storedResult, where fields, fallback string) {
-	f.place(r.Message, r.Property, where, fallback)
+// placeResult puts the error of a failed operation beside its field, in
+// the worker's words.
+func (h *Handler) placeResult(ctx context.Context, f *form, r storedResult, where fields, fallback string) {
+	f.place(h.say(ctx, r.failure()), r.Property, where, fallback)
 }
 
 // replayNotice tells the person that a repeated submission did nothing new.

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/catalog"
 	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/limit"
 	"github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/domain/warehouse"
@@ -78,6 +80,18 @@ func (h *Handler) orderRoutes() {
 		}
 		return h.orderPage(w, r, u, id, http.StatusOK, orderForms{})
 	})
+	// Shipping a whole order mails the customer, so the order page's
+	// button asks first: this page says what will happen, and only its
+	// form ships.
+	h.page("GET /console/orders/{id}/ship", func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+		id, err := pathID(r, "id", "order")
+		if err != nil {
+			return err
+		}
+		f := newForm()
+		f.Values["warehouse"] = r.URL.Query().Get("warehouse")
+		return h.shipConfirmPage(w, r, u, id, http.StatusOK, f)
+	})
 	// Shipping a whole order is idempotent by nature: an order with nothing
 	// left to ship is left alone.
 	h.action("POST /console/orders/{id}/ship", access.ShipOrders, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
@@ -87,18 +101,22 @@ func (h *Handler) orderRoutes() {
 		}
 		f := postedForm(r)
 		wh := f.id("warehouse", "the warehouse to ship from")
+		if f.Val("confirmed") == "" {
+			return h.shipConfirmPage(w, r, u, id, http.StatusOK, f)
+		}
 		if !f.Failed() {
 			err := h.app.ShipOrder(r.Context(), application.OrderRef{ID: id}, &stock.WarehouseSpec{ID: wh}, false, u.Name)
 			if errs.KindOf(err) == errs.Invalid {
-				f.placeError(err, fields{"warehouse": "warehouse"}, "")
+				h.placeOrderError(r, f, id, err, "Nothing was shipped: %s.")
 			} else if err != nil {
 				return err
 			}
 		}
 		if f.Failed() {
+			f.Values["confirmed"] = ""
 			return h.orderPage(w, r, u, id, http.StatusBadRequest, orderForms{ship: f})
 		}
-		h.redirect(w, r, fmt.Sprintf("/console/orders/%d", id), "The order is shipped.")
+		h.redirect(w, r, fmt.Sprintf("/console/orders/%d", id), "The order is shipped and the customer is mailed.")
 		return nil
 	})
 	h.action("POST /console/orders/{id}/positions/{detail}/ship", access.ShipOrders, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
@@ -113,6 +131,16 @@ func (h *Handler) orderRoutes() {
 		f := postedForm(r)
 		q := f.quantity("quantity", true)
 		at := f.location("warehouse", "bin")
+		if err := h.checkBin(r, f, "warehouse", "bin"); err != nil {
+			return err
+		}
+		o, err := h.app.Order(r.Context(), application.OrderRef{ID: id})
+		if err != nil {
+			return err
+		}
+		if d, ok := o.Detail(detail); ok && q > o.Outstanding(d) {
+			f.fail("quantity", fmt.Sprintf("Only %d still to ship.", o.Outstanding(d)))
+		}
 		if f.Failed() {
 			return h.orderPage(w, r, u, id, http.StatusBadRequest, orderForms{position: f, detail: detail})
 		}
@@ -125,7 +153,7 @@ func (h *Handler) orderRoutes() {
 			return err
 		}
 		if !f.Failed() && !run.Results[0].Success {
-			f.placeResult(run.Results[0], locationFields("", "warehouse", "bin").with(fields{"quantity": "quantity"}), "quantity")
+			h.placeResult(r.Context(), f, run.Results[0], locationFields("", "warehouse", "bin").with(fields{"quantity": "quantity"}), "quantity")
 		}
 		if f.Failed() {
 			return h.orderPage(w, r, u, id, http.StatusBadRequest, orderForms{position: f.renew(), detail: detail})
@@ -204,6 +232,84 @@ func (h *Handler) orderPage(w http.ResponseWriter, r *http.Request, u *applicati
 	}
 	h.render(w, r, status, "order", view{Title: "Order " + o.Number(), Nav: "orders", User: u, Data: d})
 	return nil
+}
+
+type shipConfirmData struct {
+	Order     *order.Order
+	Warehouse *warehouse.Warehouse
+	Form      *form
+	ToShip    int
+}
+
+// shipConfirmPage asks before a whole order ships and its customer is
+// mailed.
+func (h *Handler) shipConfirmPage(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser, id int64, status int, f *form) error {
+	o, err := h.app.Order(r.Context(), application.OrderRef{ID: id})
+	if err != nil {
+		return err
+	}
+	whID, err := strconv.ParseInt(f.Val("warehouse"), 10, 64)
+	if err != nil || !limit.ValidID(whID) {
+		return errs.NotFoundf("Choose the warehouse to ship from on the order's page.")
+	}
+	d := shipConfirmData{Order: o, Form: f}
+	if d.Warehouse, err = h.app.Warehouse(r.Context(), whID); err != nil {
+		return err
+	}
+	for _, det := range o.Details() {
+		d.ToShip += o.Outstanding(det)
+	}
+	// The confirmation's button has the focus: Enter ships.
+	h.render(w, r, status, "shipconfirm", view{Title: "Ship order " + o.Number() + "?", Nav: "orders", User: u, Data: d, Focus: true})
+	return nil
+}
+
+// placeOrderError puts the error of a use case on a whole order (ship,
+// reserve) on its form in the worker's words: the products whose stock
+// does not suffice, by number, or what the rule says.
+func (h *Handler) placeOrderError(r *http.Request, f *form, id int64, err error, format string) {
+	e, _ := errs.As(err)
+	if e == nil || len(e.Fields) == 0 {
+		h.placeError(r.Context(), f, err, fields{"warehouse": "warehouse"}, "")
+		return
+	}
+	o, oerr := h.app.Order(r.Context(), application.OrderRef{ID: id})
+	if oerr != nil {
+		f.fail("", messageOf(err))
+		return
+	}
+	articles, _ := h.articlesByID(r, o)
+	var short []string
+	for _, fe := range e.Fields {
+		d := detailAt(o, fe.Property)
+		if d == nil {
+			continue
+		}
+		name := fmt.Sprintf("position %d", d.ID())
+		if a := articles[d.ArticleDetailID()]; a != nil {
+			name = a.Number()
+		}
+		short = append(short, fmt.Sprintf("%s (%d to go)", name, o.Outstanding(d)))
+	}
+	if len(short) == 0 {
+		f.fail("", messageOf(err))
+		return
+	}
+	f.fail("", fmt.Sprintf(format, "this warehouse has not enough free stock of "+strings.Join(short, ", ")))
+}
+
+// detailAt is the position a property of an order names ("details[2]",
+// "details[2].quantity"), nil when it names none.
+func detailAt(o *order.Order, property string) *order.Detail {
+	rest, ok := strings.CutPrefix(property, "details[")
+	if !ok {
+		return nil
+	}
+	i, err := strconv.Atoi(rest[:max(0, strings.IndexByte(rest, ']'))])
+	if err != nil || i < 0 || i >= len(o.Details()) {
+		return nil
+	}
+	return o.Details()[i]
 }
 
 // articlesByID reads the products of an order's positions in one list.

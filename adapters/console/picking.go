@@ -39,7 +39,7 @@ func (h *Handler) pickingRoutes() {
 		if !f.Failed() {
 			_, err := h.app.ReservePickingList(r.Context(), application.OrderRef{ID: id}, &stock.WarehouseSpec{ID: wh})
 			if errs.KindOf(err) == errs.Invalid {
-				f.fail("", messageOf(err))
+				h.placeOrderError(r, f, id, err, "Nothing was reserved: %s.")
 			} else if err != nil {
 				return err
 			}
@@ -105,10 +105,24 @@ func (h *Handler) pickingRoutes() {
 		if len(lines) == 0 && !f.Failed() {
 			f.fail("", "Enter how many pieces of which position came back.")
 		}
+		// What the order can take back is told with any other fault of the
+		// form, not after it is put right.
+		o, err := h.app.Order(r.Context(), application.OrderRef{ID: id})
+		if err != nil {
+			return err
+		}
+		for _, l := range lines {
+			if d, ok := o.Detail(l.OrderDetailID); ok && l.Quantity > d.Returnable() {
+				f.fail(fmt.Sprintf("ret_%d", l.OrderDetailID), tooManyBack(d))
+			}
+		}
 		req := application.ReturnRequest{Lines: lines, Restock: f.Val("restock") != ""}
 		if req.Restock {
 			to := f.location("warehouse", "bin")
 			req.To = &to
+			if err := h.checkBin(r, f, "warehouse", "bin"); err != nil {
+				return err
+			}
 		}
 		if f.Failed() {
 			return h.orderPage(w, r, u, id, http.StatusBadRequest, orderForms{ret: f})
@@ -120,7 +134,9 @@ func (h *Handler) pickingRoutes() {
 			return json.Marshal(id)
 		})
 		if err != nil {
-			if err := formError(f, err); err != nil {
+			if errs.KindOf(err) == errs.Invalid {
+				h.placeReturnError(r, f, id, lines, err)
+			} else if err := formError(f, err); err != nil {
 				return err
 			}
 			return h.orderPage(w, r, u, id, http.StatusBadRequest, orderForms{ret: f.renew()})
@@ -140,4 +156,37 @@ func sortReturnLines(lines []order.ReturnLine) {
 			lines[j], lines[j-1] = lines[j-1], lines[j]
 		}
 	}
+}
+
+// placeReturnError puts a refused return's errors beside the boxes of the
+// positions they concern (the use case names them by their place among
+// the lines), every one at once, in the worker's words.
+func (h *Handler) placeReturnError(r *http.Request, f *form, id int64, lines []order.ReturnLine, err error) {
+	e, _ := errs.As(err)
+	o, oerr := h.app.Order(r.Context(), application.OrderRef{ID: id})
+	if oerr != nil || len(e.Fields) == 0 {
+		h.placeError(r.Context(), f, err, fields{"binLocation": "bin", "warehouse": "warehouse", "restock": "restock"}, "")
+		return
+	}
+	for _, fe := range e.Fields {
+		var i int
+		if _, serr := fmt.Sscanf(fe.Property, "details[%d]", &i); serr != nil || i < 0 || i >= len(lines) {
+			f.fail("", "This return cannot be recorded: "+fe.Message)
+			continue
+		}
+		field := fmt.Sprintf("ret_%d", lines[i].OrderDetailID)
+		d, ok := o.Detail(lines[i].OrderDetailID)
+		switch {
+		case !ok:
+			f.fail(field, "This order has no such position.")
+		case lines[i].Quantity > d.Returnable():
+			f.fail(field, tooManyBack(d))
+		default:
+			f.fail(field, "Enter a quantity of at least 1.")
+		}
+	}
+}
+
+func tooManyBack(d *order.Detail) string {
+	return fmt.Sprintf("At most %d can come back: %d shipped, %d already returned.", d.Returnable(), d.Shipped(), d.Returned())
 }

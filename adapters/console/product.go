@@ -15,26 +15,21 @@ import (
 	"github.com/shopstock/inventory/ports"
 )
 
-// ledgerLimit is how many of the latest ledger entries a product shows.
-const ledgerLimit = 15
-
-type ledgerRow struct {
-	ports.LedgerRecord
-	Warehouse, Bin string
-}
-
 type productData struct {
-	Article    *catalog.ArticleDetail
-	Figures    stock.Figures
+	Article *catalog.ArticleDetail
+	Figures stock.Figures
+	// Ordered is what open orders still have to ship: available stock is
+	// the stock for sale less this.
+	Ordered    int
 	Lines      []ports.StockLine
 	Defaults   []ports.StockLine
-	Ledger     []ledgerRow
+	Ledger     ledgerData
 	Warehouses []*warehouse.Warehouse
 	DefaultWH  int64
 	Forms      map[string]*form
 }
 
-var productForms = []string{"goods", "move", "count", "default"}
+var productForms = []string{"in", "out", "move", "count", "default"}
 
 func (h *Handler) productRoutes() {
 	h.page("GET /console/products/{id}", func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
@@ -44,17 +39,18 @@ func (h *Handler) productRoutes() {
 		}
 		return h.productPage(w, r, u, id, http.StatusOK, nil)
 	})
-	h.productAction("goods", "stock/change", locationFields("", "warehouse", "bin"), func(f *form, id int64) (stock.Operation, string) {
+	// Goods in and goods out are forms of their own, each with one button:
+	// the Enter a scanner sends after a code submits the form it was
+	// scanned into, never a stock-in the worker did not choose.
+	h.productAction("in", "stock/change", locationFields("", "warehouse", "bin"), func(f *form, id int64) (stock.Operation, string) {
 		at := f.location("warehouse", "bin")
 		q := f.quantity("quantity", true)
-		switch f.Val("direction") {
-		case "in":
-			return stock.Change{ArticleDetailID: id, At: at, Quantity: q}, fmt.Sprintf("Booked %d in.", q)
-		case "out":
-			return stock.Change{ArticleDetailID: id, At: at, Quantity: -q}, fmt.Sprintf("Booked %d out.", q)
-		}
-		f.fail("", "Choose goods in or goods out.")
-		return nil, ""
+		return stock.Change{ArticleDetailID: id, At: at, Quantity: q}, fmt.Sprintf("Booked %d in %s.", q, f.where("bin"))
+	})
+	h.productAction("out", "stock/change", locationFields("", "warehouse", "bin"), func(f *form, id int64) (stock.Operation, string) {
+		at := f.location("warehouse", "bin")
+		q := f.quantity("quantity", true)
+		return stock.Change{ArticleDetailID: id, At: at, Quantity: -q}, fmt.Sprintf("Booked %d out of %s.", q, f.destination("bin"))
 	})
 	h.productAction("move", "stock/relocate", locationFields("destination.", "warehouse", "bin").with(fields{"source": "from"}), func(f *form, id int64) (stock.Operation, string) {
 		from := f.id("from", "the bin location to move from")
@@ -62,15 +58,19 @@ func (h *Handler) productRoutes() {
 		op := stock.Relocate{ArticleDetailID: id, From: stock.LocationSpec{BinLocation: &stock.BinLocationSpec{ID: from}}, To: to}
 		if f.Val("all") != "" {
 			op.All = true
-			return op, "Moved everything."
+			return op, fmt.Sprintf("Moved everything that was free to %s.", f.destination("bin"))
 		}
 		op.Quantity = f.quantity("quantity", true)
-		return op, fmt.Sprintf("Moved %d.", op.Quantity)
+		return op, fmt.Sprintf("Moved %d to %s.", op.Quantity, f.destination("bin"))
 	})
 	h.productAction("count", "stock/set", locationFields("", "warehouse", "bin"), func(f *form, id int64) (stock.Operation, string) {
 		at := f.location("warehouse", "bin")
 		q := f.quantity("quantity", false)
-		return stock.Set{ArticleDetailID: id, At: at, Quantity: q}, fmt.Sprintf("Counted %d.", q)
+		where := "in the whole warehouse"
+		if f.Val("bin") != "" {
+			where = f.where("bin")
+		}
+		return stock.Set{ArticleDetailID: id, At: at, Quantity: q}, fmt.Sprintf("Counted %d %s.", q, where)
 	})
 	h.action("POST /console/products/{id}/default", access.WriteStock, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
 		id, err := pathID(r, "id", "product")
@@ -87,7 +87,7 @@ func (h *Handler) productRoutes() {
 			err := h.app.SetDefaultBinLocation(r.Context(), binID, id, isDefault)
 			switch errs.KindOf(err) {
 			case errs.Invalid, errs.NotFound:
-				f.placeError(err, fields{"binLocation": "bin"}, "bin")
+				h.placeError(r.Context(), f, err, fields{"binLocation": "bin"}, "bin")
 			default:
 				if err != nil {
 					return err
@@ -114,6 +114,43 @@ func (f *form) location(warehouseField, binField string) stock.LocationSpec {
 		return stock.LocationSpec{BinLocation: &stock.BinLocationSpec{Code: code, WarehouseID: wh}}
 	}
 	return stock.LocationSpec{Warehouse: &stock.WarehouseSpec{ID: wh}}
+}
+
+// where names the place a form's bin field names, for its notice.
+func (f *form) where(binField string) string {
+	if code := f.Val(binField); code != "" {
+		return "at " + code
+	}
+	return "in the warehouse"
+}
+
+// destination names where a move goes, for its notice.
+func (f *form) destination(binField string) string {
+	if code := f.Val(binField); code != "" {
+		return code
+	}
+	return "the warehouse"
+}
+
+// checkBin fails the bin field of a form when its code names no bin
+// location of the chosen warehouse.
+func (h *Handler) checkBin(r *http.Request, f *form, warehouseField, binField string) error {
+	code := f.Val(binField)
+	wh, err := strconv.ParseInt(f.Val(warehouseField), 10, 64)
+	if code == "" || err != nil || !limit.ValidID(wh) {
+		return nil
+	}
+	p, err := h.app.BinLocations(r.Context(), ports.ListQuery{Limit: 1, Filters: []ports.Filter{
+		{Property: "binLocation.warehouseId", Expression: ports.ExprEqual, Values: []any{wh}},
+		{Property: "binLocation.code", Expression: ports.ExprEqual, Values: []any{code}},
+	}})
+	if err != nil {
+		return err
+	}
+	if len(p.Items) == 0 {
+		f.fail(binField, fmt.Sprintf("There is no bin location %s in this warehouse.", code))
+	}
+	return nil
 }
 
 // binByCode looks up the bin a form names by warehouse and code.
@@ -156,6 +193,11 @@ func (h *Handler) productAction(name, endpoint string, where fields, build func(
 		}
 		f := postedForm(r)
 		op, done := build(f, id)
+		// A bin code that names nothing is told now, beside whatever else
+		// is wrong, rather than after the rest is put right.
+		if err := h.checkBin(r, f, "warehouse", "bin"); err != nil {
+			return err
+		}
 		if f.Failed() {
 			return h.productPage(w, r, u, id, http.StatusBadRequest, map[string]*form{name: f})
 		}
@@ -164,7 +206,7 @@ func (h *Handler) productAction(name, endpoint string, where fields, build func(
 			return err
 		}
 		if !f.Failed() && !run.Results[0].Success {
-			f.placeResult(run.Results[0], where.with(fields{"quantity": "quantity"}), "quantity")
+			h.placeResult(r.Context(), f, run.Results[0], where.with(fields{"quantity": "quantity"}), "quantity")
 		}
 		if f.Failed() {
 			return h.productPage(w, r, u, id, http.StatusBadRequest, map[string]*form{name: f.renew()})
@@ -180,7 +222,8 @@ func (h *Handler) productPage(w http.ResponseWriter, r *http.Request, u *applica
 	if err != nil {
 		return err
 	}
-	d := productData{Article: v.Article, Figures: v.Figures, Forms: map[string]*form{}}
+	d := productData{Article: v.Article, Figures: v.Figures, Forms: map[string]*form{},
+		Ordered: v.Figures.PhysicalStockForSale - v.Figures.AvailableStock}
 	if d.Lines, err = h.app.StockLines(ctx, ports.StockLineFilter{ArticleDetailID: id}); err != nil {
 		return err
 	}
@@ -199,7 +242,7 @@ func (h *Handler) productPage(w http.ResponseWriter, r *http.Request, u *applica
 			d.DefaultWH = wh.ID()
 		}
 	}
-	if d.Ledger, err = h.ledger(r, whs, ports.Filter{Property: "stockLedgerEntry.articleDetailId", Expression: ports.ExprEqual, Values: []any{id}}); err != nil {
+	if d.Ledger, err = h.ledger(r, ports.Filter{Property: "stockLedgerEntry.articleDetailId", Expression: ports.ExprEqual, Values: []any{id}}); err != nil {
 		return err
 	}
 	for _, name := range productForms {
@@ -209,10 +252,10 @@ func (h *Handler) productPage(w http.ResponseWriter, r *http.Request, u *applica
 			d.Forms[name] = f
 		}
 	}
-	if _, ok := posted["goods"]; !ok {
-		goodsInFromScan(r, d.Forms["goods"])
+	if _, ok := posted["in"]; !ok {
+		goodsInFromScan(r, d.Forms["in"])
 	}
-	h.render(w, r, status, "product", view{Title: v.Article.Number(), Nav: "search", User: u, Data: d})
+	h.render(w, r, status, "product", view{Title: v.Article.Number() + " " + v.Article.Name(), Nav: "search", User: u, Data: d})
 	return nil
 }
 
@@ -220,40 +263,4 @@ func (h *Handler) productPage(w http.ResponseWriter, r *http.Request, u *applica
 func (h *Handler) warehouses(r *http.Request) ([]*warehouse.Warehouse, error) {
 	p, err := h.app.Warehouses(r.Context(), ports.ListQuery{Limit: limit.DefaultListLimit, Sorts: []ports.Sort{{Property: "warehouse.code"}}})
 	return p.Items, err
-}
-
-// ledger reads the latest entries that match filter, with the codes of
-// their warehouses and bin locations.
-func (h *Handler) ledger(r *http.Request, whs []*warehouse.Warehouse, filter ports.Filter) ([]ledgerRow, error) {
-	ctx := r.Context()
-	p, err := h.app.StockLedgerEntries(ctx, ports.ListQuery{Limit: ledgerLimit, Filters: []ports.Filter{filter},
-		Sorts: []ports.Sort{{Property: "stockLedgerEntry.id", Descending: true}}})
-	if err != nil {
-		return nil, err
-	}
-	whCode := map[int64]string{}
-	for _, wh := range whs {
-		whCode[wh.ID()] = wh.Code()
-	}
-	var binIDs []any
-	for _, e := range p.Items {
-		binIDs = append(binIDs, e.BinLocationID)
-	}
-	binCode := map[int64]string{}
-	if len(binIDs) > 0 {
-		bins, err := h.app.BinLocations(ctx, ports.ListQuery{Limit: len(binIDs), Filters: []ports.Filter{
-			{Property: "binLocation.id", Expression: ports.ExprIn, Values: binIDs},
-		}})
-		if err != nil {
-			return nil, err
-		}
-		for _, b := range bins.Items {
-			binCode[b.ID()] = b.Code()
-		}
-	}
-	rows := make([]ledgerRow, len(p.Items))
-	for i, e := range p.Items {
-		rows[i] = ledgerRow{LedgerRecord: e, Warehouse: whCode[e.WarehouseID], Bin: binCode[e.BinLocationID]}
-	}
-	return rows, nil
 }

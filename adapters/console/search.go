@@ -164,7 +164,7 @@ func goodsInAfterScan(id int64, es barcode.ElementString) string {
 	if len(v) > 0 {
 		to += "?" + v.Encode()
 	}
-	return to + "#goods"
+	return to + "#goods-in"
 }
 
 // goodsInFromScan reads what goodsInAfterScan put in the query into the

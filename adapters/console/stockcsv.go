@@ -73,6 +73,15 @@ func (h *Handler) csvRoutes() {
 		}
 		return nil
 	})
+	h.page("GET /console/stock/template.csv", func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+		body := stockcsv.Template()
+		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+		w.Header().Set("Content-Disposition", `attachment; filename="stock-import.csv"`)
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		_, err := w.Write(body)
+		return err
+	})
 	h.action("POST /console/stock/preview", access.WriteStock, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
 		f := postedForm(r)
 		mode := application.ImportMode(f.Val("mode"))
@@ -92,7 +101,7 @@ func (h *Handler) csvRoutes() {
 		if f.Failed() {
 			return h.csvPage(w, r, u, http.StatusBadRequest, csvData{Form: f})
 		}
-		lines, err := stockcsv.ReadImport(body)
+		lines, err := stockcsv.ReadImport(body, mode)
 		if err != nil {
 			if errs.KindOf(err) != errs.Invalid {
 				return err
@@ -123,7 +132,7 @@ func (h *Handler) csvRoutes() {
 		f := postedForm(r)
 		mode := application.ImportMode(f.Val("mode"))
 		body := []byte(r.PostFormValue("csv")) // untrimmed: the file as uploaded
-		lines, err := stockcsv.ReadImport(body)
+		lines, err := stockcsv.ReadImport(body, mode)
 		if err == nil {
 			sum := sha256.Sum256(body)
 			// The API's endpoint and fingerprint (the file's SHA-256): an
@@ -166,10 +175,9 @@ func (h *Handler) csvPage(w http.ResponseWriter, r *http.Request, u *application
 	if err != nil {
 		return err
 	}
+	// The mode is chosen each time: a count uploaded as a change, or
+	// deliveries as a set, would be wrong by every line.
 	d.Warehouses = whs
-	if d.Form.Val("mode") == "" {
-		d.Form.Values["mode"] = "change"
-	}
 	h.render(w, r, status, "stockcsv", view{Title: "Import and export", Nav: "stock", User: u, Data: d})
 	return nil
 }

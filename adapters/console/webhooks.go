@@ -23,15 +23,15 @@ type webhookData struct {
 
 // forbiddenPage answers a page the user's role may not see: the permission
 // table keeps webhooks for admins.
-func forbiddenPage(w http.ResponseWriter, u *application.ConsoleUser) error {
-	forbidden(w, "webhooks are for admins; your role is "+string(u.Role))
+func (h *Handler) forbiddenPage(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	h.forbidden(w, r, "webhooks are for admins; your role is "+string(u.Role))
 	return nil
 }
 
 func (h *Handler) webhookRoutes() {
 	h.page("GET /console/webhooks", func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
 		if !may(u, access.ManageWebhooks) {
-			return forbiddenPage(w, u)
+			return h.forbiddenPage(w, r, u)
 		}
 		p, err := h.app.Webhooks(r.Context(), ports.ListQuery{Limit: limit.DefaultListLimit, Sorts: []ports.Sort{{Property: "webhook.id"}}})
 		if err != nil {
@@ -42,7 +42,7 @@ func (h *Handler) webhookRoutes() {
 	})
 	h.page("GET /console/webhooks/{id}", func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
 		if !may(u, access.ManageWebhooks) {
-			return forbiddenPage(w, u)
+			return h.forbiddenPage(w, r, u)
 		}
 		id, err := pathID(r, "id", "webhook")
 		if err != nil {

@@ -84,7 +84,7 @@ func (h *Handler) importStock(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	lines, err := stockcsv.ReadImport(raw)
+	lines, err := stockcsv.ReadImport(raw, mode)
 	if err != nil {
 		return err
 	}

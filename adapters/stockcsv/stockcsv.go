@@ -130,14 +130,17 @@ func Send(w io.Writer, csv []byte) error {
 	return nil
 }
 
-// ReadImport reads an import file: the header, then up to
-// limit.MaxImportLines lines. What makes the file unreadable as a
-// whole (no header, a wrong one, no lines, too many) is an Invalid error; a
-// line that cannot be read comes back with its Problem set, so that the
-// report names every failing line. Line numbers are the file's, the header
-// being line 1; a line whose quoted field spans several lines of the file
-// has the number of the first.
-func ReadImport(body []byte) ([]application.ImportLine, error) {
+// ReadImport reads an import file for mode: the header, then up to
+// limit.MaxImportLines lines. The header is the import's, exactly, or the
+// export's: a file the export wrote imports as it is, its stock read as
+// the quantity of a set (a change by what a bin holds is a mistake, and
+// refused) and its other columns ignored. What makes the file unreadable
+// as a whole (no header, another one, no lines, too many) is an Invalid
+// error; a line that cannot be read comes back with
+// its Problem set, so that the report names every failing line. Line
+// numbers are the file's, the header being line 1; a line whose quoted
+// field spans several lines of the file has the number of the first.
+func ReadImport(body []byte, mode application.ImportMode) ([]application.ImportLine, error) {
 	body = bytes.TrimPrefix(body, []byte("\ufeff")) // spreadsheets mark UTF-8 so
 	r := csv.NewReader(bytes.NewReader(body))
 	r.FieldsPerRecord = -1 // checked per line, so that a short line fails alone
@@ -146,10 +149,14 @@ func ReadImport(body []byte) ([]application.ImportLine, error) {
 	if errors.Is(err, io.EOF) {
 		return nil, errs.Invalidf("the import is empty: the first line must be the header %s", strings.Join(ImportHeader, ","))
 	}
-	if err != nil || !slices.Equal(header, ImportHeader) {
-		msg := fmt.Sprintf("the first line must be the header %s", strings.Join(ImportHeader, ","))
-		if err == nil {
-			msg += fmt.Sprintf(", not %s", strings.Join(header, ","))
+	var cols columns
+	if err == nil {
+		cols, err = columnsOf(header, mode)
+	}
+	if err != nil {
+		msg := fmt.Sprintf("the first line must be the header %s (or the export's)", strings.Join(ImportHeader, ","))
+		if e, ok := errs.As(err); ok {
+			msg = e.Message
 		}
 		return nil, errs.InvalidLines(msg, errs.LineError{Line: 1, Message: msg})
 	}
@@ -172,7 +179,7 @@ func ReadImport(body []byte) ([]application.ImportLine, error) {
 			return nil, errs.Invalidf("cannot read the import: %v", err)
 		}
 		number, _ := r.FieldPos(0)
-		lines = append(lines, readLine(number, record))
+		lines = append(lines, readLine(number, record, cols))
 	}
 	if err := limit.CheckImportLines(len(lines)); err != nil {
 		return nil, err
@@ -180,10 +187,51 @@ func ReadImport(body []byte) ([]application.ImportLine, error) {
 	return lines, nil
 }
 
-func readLine(number int, record []string) application.ImportLine {
+// columns are where a file's header puts the cells an import reads.
+type columns struct {
+	warehouse, bin, number, quantity int
+	// quantityName is the quantity's column as the header names it.
+	quantityName string
+	width        int
+	header       string
+}
+
+// columnsOf finds the import's columns in a header: the import's own, or
+// one that holds every column of the export's (in any order, with any
+// more, which are ignored), whose stock is the quantity of a set.
+func columnsOf(header []string, mode application.ImportMode) (columns, error) {
+	c := columns{width: len(header), quantityName: "quantity", header: strings.Join(header, ",")}
+	if slices.Equal(header, ImportHeader) {
+		c.warehouse, c.bin, c.number, c.quantity = 0, 1, 2, 3
+		return c, nil
+	}
+	at := map[string]int{}
+	for i, name := range header {
+		if _, seen := at[name]; !seen {
+			at[name] = i
+		}
+	}
+	for _, name := range ExportHeader {
+		if _, ok := at[name]; !ok {
+			return c, errs.Invalidf("the first line must be the header %s (or the export's), not %s",
+				strings.Join(ImportHeader, ","), strings.Join(header, ","))
+		}
+	}
+	if mode == application.ImportChange {
+		return c, errs.Invalidf("this file has the export's header, whose stock is what a bin holds: import it to set stock, not to change it")
+	}
+	c.warehouse, c.bin, c.number = at["warehouseCode"], at["binLocationCode"], at["articleDetailNumber"]
+	c.quantity, c.quantityName = at["stock"], "stock"
+	return c, nil
+}
+
+// Template is an empty import file: the header alone.
+func Template() []byte { return []byte(strings.Join(ImportHeader, ",") + "\n") }
+
+func readLine(number int, record []string, cols columns) application.ImportLine {
 	l := application.ImportLine{Line: number}
-	if len(record) != len(ImportHeader) {
-		l.Problem = fmt.Sprintf("a line must have %d fields (%s), not %d", len(ImportHeader), strings.Join(ImportHeader, ","), len(record))
+	if len(record) != cols.width {
+		l.Problem = fmt.Sprintf("a line must have %d fields (%s), not %d", cols.width, cols.header, len(record))
 		return l
 	}
 	for i, cell := range record {
@@ -197,15 +245,16 @@ func readLine(number int, record []string) application.ImportLine {
 		}
 		return c
 	}
-	l.WarehouseCode = parse("warehouseCode", record[0])
-	if strings.TrimSpace(record[1]) != "" {
-		l.BinLocationCode = parse("binLocationCode", record[1])
+	l.WarehouseCode = parse("warehouseCode", record[cols.warehouse])
+	if strings.TrimSpace(record[cols.bin]) != "" {
+		l.BinLocationCode = parse("binLocationCode", record[cols.bin])
 	}
-	l.ArticleDetailNumber = parse("articleDetailNumber", record[2])
-	raw := strings.TrimSpace(record[3])
+	l.ArticleDetailNumber = parse("articleDetailNumber", record[cols.number])
+	cell := record[cols.quantity]
+	raw := strings.TrimSpace(cell)
 	if n, err := strconv.ParseInt(raw, 10, 64); err != nil {
-		problems = append(problems, fmt.Sprintf("quantity must be an integer, not %q", record[3]))
-	} else if q, err := stock.ParseQuantity("quantity", n); err != nil {
+		problems = append(problems, fmt.Sprintf("%s must be an integer, not %q", cols.quantityName, cell))
+	} else if q, err := stock.ParseQuantity(cols.quantityName, n); err != nil {
 		problems = append(problems, messageOf(err))
 	} else {
 		l.Quantity = q

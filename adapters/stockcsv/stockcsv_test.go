@@ -22,7 +22,7 @@ func TestReadImportNumbersLinesAsTheFileDoes(t *testing.T) {
 		"\"WH1\",\"B,\"\"02\"\"\", SKU-2 ,-3\r\n" + // 4
 		"WH1,\"two\nlines\",SKU-1,1\n" + // 5-6
 		"WH1,,SKU-1,+7" // 7, no line end
-	lines, err := ReadImport([]byte(body))
+	lines, err := ReadImport([]byte(body), application.ImportSet)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestReadImportNumbersLinesAsTheFileDoes(t *testing.T) {
 }
 
 func TestReadImportReportsEveryProblemOfALine(t *testing.T) {
-	lines, err := ReadImport([]byte(header + "\n,A-01,,1.5\nWH1,A-01,SKU\nWH1,A\"1,SKU,1\nWH1,A,SKU,-1000000001\n"))
+	lines, err := ReadImport([]byte(header+"\n,A-01,,1.5\nWH1,A-01,SKU\nWH1,A\"1,SKU,1\nWH1,A,SKU,-1000000001\n"), application.ImportSet)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,11 +70,11 @@ func TestReadImportRefusesAFileWithoutItsHeaderOrLines(t *testing.T) {
 		"blank lines":   header + "\n\n\n",
 		"too many":      header + "\n" + strings.Repeat("WH1,A,S,1\n", limit.MaxImportLines+1),
 	} {
-		if _, err := ReadImport([]byte(body)); errs.KindOf(err) != errs.Invalid {
+		if _, err := ReadImport([]byte(body), application.ImportSet); errs.KindOf(err) != errs.Invalid {
 			t.Errorf("%s: %v, want invalid", name, err)
 		}
 	}
-	if lines, err := ReadImport([]byte(header + "\n" + strings.Repeat("WH1,A,S,1\n", limit.MaxImportLines))); err != nil || len(lines) != limit.MaxImportLines {
+	if lines, err := ReadImport([]byte(header+"\n"+strings.Repeat("WH1,A,S,1\n", limit.MaxImportLines)), application.ImportSet); err != nil || len(lines) != limit.MaxImportLines {
 		t.Errorf("exactly %d lines: %d, %v", limit.MaxImportLines, len(lines), err)
 	}
 }
@@ -175,7 +175,7 @@ func TestAnImportReadsTheCodesAnExportWrote(t *testing.T) {
 	}
 	// The import file a spreadsheet user makes of it: the code cells as they
 	// are, the stock as the quantity.
-	lines, err := ReadImport([]byte(header + "\n'=WH,'+B1,'-B2,3\n'=WH,'@B3,'=SUM(1),'-4\n"))
+	lines, err := ReadImport([]byte(header+"\n'=WH,'+B1,'-B2,3\n'=WH,'@B3,'=SUM(1),'-4\n"), application.ImportSet)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,5 +185,41 @@ func TestAnImportReadsTheCodesAnExportWrote(t *testing.T) {
 	}
 	if !slices.Equal(lines, wantLines) {
 		t.Errorf("import\n got %+v\nwant %+v", lines, wantLines)
+	}
+}
+
+// A file the export wrote imports as a set: its stock is the quantity, the
+// other columns are ignored; as a change it is refused, for a change by
+// what a bin holds is a mistake.
+func TestReadImportTakesAFileTheExportWrote(t *testing.T) {
+	var buf bytes.Buffer
+	x, err := NewWriter(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.Write(ports.StockExportRow{WarehouseCode: "WH1", BinLocationCode: "A-01", ArticleDetailNumber: "SKU-1", ArticleDetailID: 7, Stock: 5, ReservedStock: 2, DefaultMapping: true})
+	x.Write(ports.StockExportRow{WarehouseCode: "WH1", BinLocationCode: "-B", ArticleDetailNumber: "SKU-2", ArticleDetailID: 8, Stock: 0})
+	if err := x.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	lines, err := ReadImport(buf.Bytes(), application.ImportSet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []application.ImportLine{
+		{Line: 2, WarehouseCode: "WH1", BinLocationCode: "A-01", ArticleDetailNumber: "SKU-1", Quantity: 5},
+		{Line: 3, WarehouseCode: "WH1", BinLocationCode: "-B", ArticleDetailNumber: "SKU-2", Quantity: 0},
+	}
+	if !slices.Equal(lines, want) {
+		t.Errorf("got %+v\nwant %+v", lines, want)
+	}
+	if _, err := ReadImport(buf.Bytes(), application.ImportChange); errs.KindOf(err) != errs.Invalid {
+		t.Errorf("the export as a change: %v, want invalid", err)
+	}
+	// The export's columns in another order, with one more, are read by
+	// their names.
+	lines, err = ReadImport([]byte("note,stock,articleDetailNumber,binLocationCode,warehouseCode,articleDetailId,reservedStock,defaultMapping,lastStockTake\nx,4,SKU-1,,WH1,1,0,false,\n"), application.ImportSet)
+	if err != nil || len(lines) != 1 || lines[0] != (application.ImportLine{Line: 2, WarehouseCode: "WH1", ArticleDetailNumber: "SKU-1", Quantity: 4}) {
+		t.Errorf("the export's columns reordered: %+v, %v", lines, err)
 	}
 }

@@ -1,17 +1,80 @@
-// The console works without this file; it only adds conveniences.
-document.querySelectorAll("[data-print]").forEach(function (button) {
-  button.addEventListener("click", function () { window.print(); });
-});
+// The console works without this file; it only adds conveniences for
+// hands on a handheld scanner.
+(function () {
+  "use strict";
 
-// A scanner in keyboard mode sends GS1's group separator (ASCII 29, after
-// a variable-length field such as a lot) as Ctrl+], which a browser types
-// as nothing; the search field writes it as "␝", which the search reads as
-// the separator. Without this, set the scanner to send "<GS>" instead.
-document.querySelectorAll('input[name="q"]').forEach(function (field) {
-  field.addEventListener("keydown", function (e) {
-    if (e.ctrlKey && !e.altKey && !e.metaKey && (e.key === "]" || e.code === "BracketRight")) {
-      e.preventDefault();
-      field.setRangeText("\u241d", field.selectionStart, field.selectionEnd, "end");
-    }
+  document.querySelectorAll("[data-print]").forEach(function (button) {
+    button.addEventListener("click", function () { window.print(); });
   });
-});
+
+  // A page that answers a form's post takes the address of the page the
+  // form is on, so that Back and reload fetch that page instead of asking
+  // to send the form again.
+  var after = document.body.getAttribute("data-url");
+  if (after && window.history && history.replaceState) {
+    history.replaceState(null, "", after);
+  }
+
+  // The next scan must land somewhere: the first field in error, else the
+  // field that asks for the focus. Browsers skip autofocus now and then
+  // (a page reached through a link to an anchor, a second autofocus), so
+  // the focus is given here once the page is shown, unless the worker has
+  // already put it somewhere else. A field in error has its text selected,
+  // so that the corrected scan replaces it.
+  function giveFocus() {
+    var target = document.querySelector("[aria-invalid=true]") ||
+      document.querySelector(".form-error") ||
+      document.querySelector("[autofocus]");
+    var active = document.activeElement;
+    if (!target || (active && active !== target && active !== document.body && active !== document.documentElement)) {
+      return;
+    }
+    if (active !== target) {
+      target.focus();
+    }
+    if (typeof target.select === "function") {
+      target.select();
+    }
+  }
+  if (document.readyState === "complete") {
+    giveFocus();
+  } else {
+    window.addEventListener("load", giveFocus);
+  }
+
+  // A scanner ends every code with Enter. In a form that changes
+  // something, Enter in a field that is not the form's last moves on to
+  // the next field; only Enter in the last one sends the form.
+  function typed(el) {
+    return el.tagName === "INPUT" && !el.disabled && !el.readOnly &&
+      /^(text|search|number|tel|password)$/.test(el.type) && el.getClientRects().length > 0;
+  }
+  document.addEventListener("keydown", function (event) {
+    var field = event.target;
+    if (event.key !== "Enter" || event.isComposing || !field.form || !typed(field) ||
+        field.form.method.toLowerCase() !== "post") {
+      return;
+    }
+    var fields = Array.prototype.filter.call(field.form.elements, typed);
+    var i = fields.indexOf(field);
+    if (i < 0 || i === fields.length - 1) {
+      return;
+    }
+    event.preventDefault();
+    fields[i + 1].focus();
+    fields[i + 1].select();
+  });
+
+  // A scanner in keyboard mode sends GS1's group separator (ASCII 29, after
+  // a variable-length field such as a lot) as Ctrl+], which a browser types
+  // as nothing; the search field writes it as "␝", which the search
+  // reads as the separator. Without this, set the scanner to send "<GS>".
+  document.querySelectorAll('input[name="q"]').forEach(function (field) {
+    field.addEventListener("keydown", function (e) {
+      if (e.ctrlKey && !e.altKey && !e.metaKey && (e.key === "]" || e.code === "BracketRight")) {
+        e.preventDefault();
+        field.setRangeText("\u241d", field.selectionStart, field.selectionEnd, "end");
+      }
+    });
+  });
+}());

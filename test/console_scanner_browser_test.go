@@ -1,0 +1,434 @@
+package test
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/shopstock/inventory/test/testdb"
+)
+
+// The screens the scanner tests run on: a phone held in the hand and a
+// desk.
+var consoleScreens = []struct {
+	name          string
+	width, height int64
+}{{"phone", 390, 844}, {"desk", 1280, 900}}
+
+// screen makes the browser's window the size of a screen.
+func (b *browser) screen(width, height int64) {
+	b.t.Helper()
+	if width < 600 {
+		b.run("screen", chromedp.EmulateViewport(width, height, chromedp.EmulateMobile))
+		return
+	}
+	b.run("screen", chromedp.EmulateViewport(width, height))
+}
+
+// keys sends keystrokes to whatever has the focus, as a scanner does, and
+// expects no page to load.
+func (b *browser) keys(what, keys string) {
+	b.t.Helper()
+	b.run(what, chromedp.KeyEvent(keys), chromedp.Sleep(150*time.Millisecond))
+}
+
+// scan sends a code and Enter to whatever has the focus and waits for the
+// page that answers.
+func (b *browser) scan(name, code string) {
+	b.t.Helper()
+	b.submit(name, chromedp.KeyEvent(code+kb.Enter))
+}
+
+// tap puts the focus on a field, as a finger on a touch screen does.
+func (b *browser) tap(sel string) {
+	b.t.Helper()
+	b.run("tap "+sel, chromedp.Focus(chromedp.CSS(sel)))
+}
+
+// focused describes the element that has the focus: its form's action (or
+// "-") and its name, or its text for a button.
+func (b *browser) focused() string {
+	b.t.Helper()
+	return evalJS[string](b, `(() => {
+		const e = document.activeElement;
+		if (!e || e === document.body) return "body";
+		const form = e.form ? new URL(e.form.action).pathname : "-";
+		return form + " " + (e.name || e.textContent.trim());
+	})()`)
+}
+
+// inView tells whether the first element matching sel is wholly inside the
+// visible part of the page.
+func (b *browser) inView(sel string) bool {
+	b.t.Helper()
+	return evalJS[bool](b, fmt.Sprintf(`(() => {
+		const e = document.querySelector(%q);
+		if (!e) return false;
+		const r = e.getBoundingClientRect();
+		return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= document.documentElement.clientWidth;
+	})()`, sel))
+}
+
+// expect checks what the page says and where the focus is after an
+// action: the message where the eye is, the focus where the next scan
+// goes.
+func (b *browser) expect(step, sel, says, focus string) {
+	b.t.Helper()
+	if got := b.text(sel); !strings.Contains(got, says) {
+		b.shot("failed")
+		b.t.Errorf("%s: %s says %q, want %q (screenshots in %s)", step, sel, got, says, b.shots)
+	}
+	if !b.inView(sel) {
+		b.shot("failed")
+		b.t.Errorf("%s: %s is not in view (screenshots in %s)", step, sel, b.shots)
+	}
+	if got := b.focused(); got != focus {
+		b.shot("failed")
+		b.t.Errorf("%s: the focus is on %q, want %q (screenshots in %s)", step, got, focus, b.shots)
+	}
+}
+
+// TestConsoleScannerFlows drives the console as a worker with a handheld
+// scanner does, on a phone and at a desk: codes typed with Enter after
+// each, no mouse. After every action the page says what happened where the
+// eye is, and the focus is where the next scan belongs; an Enter after a
+// bin code moves on to the quantity and books nothing.
+func TestConsoleScannerFlows(t *testing.T) {
+	for _, screen := range consoleScreens {
+		t.Run(screen.name, func(t *testing.T) {
+			base := consoleService(t, testdb.SQLite(t))
+			f := newConsoleFixture(t, base)
+			f.api.do(t, "POST", fmt.Sprintf("/api/warehouses/%d/binLocations/generate", f.warehouse), nil, http.StatusOK)
+			key := f.api.newUser(t, "olga", "operator")
+			b := newBrowser(t, base)
+			b.screen(screen.width, screen.height)
+			search := "/console/search q"
+
+			// Signing in by keyboard: Enter after the name moves to the key.
+			b.visit("/console/", "signin")
+			b.keys("type the name", "olga"+kb.Enter)
+			if got := b.focused(); got != "/console/signin key" {
+				t.Fatalf("Enter after the name: focus on %q", got)
+			}
+			b.scan("signed-in", key)
+			b.expect("sign-in", "h1", "Find anything", search)
+
+			product := fmt.Sprintf("/console/products/%d", f.product)
+			b.scan("product", "SKU-100")
+			b.expect("scan a product", "h1", "SKU-100", search)
+
+			// Goods in: the bin's Enter moves on, the quantity's books in.
+			b.tap("#goods-in input[name=bin]")
+			b.keys("scan the bin", "A-01"+kb.Enter)
+			if got := b.focused(); got != product+"/in quantity" {
+				t.Errorf("Enter after the bin code: focus on %q, want the quantity", got)
+			}
+			if got := f.api.stockOn(t, f.product, "A-01"); got != 0 {
+				t.Fatalf("Enter after the bin code booked %d in", got)
+			}
+			b.scan("goods-in", "12")
+			b.expect("goods in", ".notice", "Booked 12 in at A-01.", search)
+			if got := f.api.stockOn(t, f.product, "A-01"); got != 12 {
+				t.Errorf("after goods in A-01 holds %d", got)
+			}
+
+			// Goods out, once too many: the error is beside the quantity,
+			// which has the focus for the corrected number.
+			b.tap("#goods-out input[name=bin]")
+			b.keys("scan the bin", "A-01"+kb.Enter)
+			b.scan("goods-out-too-many", "50")
+			b.expect("goods out of too many", "#goods-out input[name=quantity] ~ .error",
+				"Not enough stock: bin A-01 has 12 pieces of SKU-100 free to take.", product+"/out quantity")
+			b.scan("goods-out", "2")
+			b.expect("goods out", ".notice", "Booked 2 out of A-01.", search)
+
+			// A move from A-01 (the only bin with stock) to A-02.
+			b.tap("#move input[name=bin]")
+			b.keys("scan the destination", "A-02"+kb.Enter)
+			b.scan("move", "3")
+			b.expect("move", ".notice", "Moved 3 to A-02.", search)
+
+			// A blind count of A-02: the box starts empty.
+			b.scan("bin", "A-02")
+			b.expect("scan a bin", "h1", "A-02", search)
+			box := fmt.Sprintf("input[name=qty_%d]", f.product)
+			if got := evalJS[string](b, fmt.Sprintf(`document.querySelector(%q).value`, box)); got != "" {
+				t.Errorf("the count box shows %q before counting", got)
+			}
+			b.tap(box)
+			b.scan("bin-counted", "2")
+			b.expect("blind count", ".notice", "Counted 1 product.", search)
+			// Something found that was not expected: its number's Enter
+			// moves on to the count.
+			b.tap("#found input[name=number]")
+			b.keys("scan the product found", "SKU-200"+kb.Enter)
+			if got := b.focused(); !strings.HasSuffix(got, "/count newQuantity") {
+				t.Errorf("Enter after the product found: focus on %q", got)
+			}
+			b.scan("found-counted", "4")
+			b.expect("count of a product found", ".notice", "Counted 1 product.", search)
+			if a2 := f.api.stockOn(t, f.product, "A-02"); a2 != 2 {
+				t.Errorf("A-02 holds %d of SKU-100 after a count of 2", a2)
+			}
+
+			// Picking: the order by its number, its picking list by Enter
+			// on its button.
+			order := fmt.Sprintf("/console/orders/%d", f.order)
+			b.scan("order", "10001")
+			b.expect("scan an order", "h1", "10001", search)
+			b.tap(`form[action="` + order + `/picking"] button`)
+			b.submit("picking-list", chromedp.KeyEvent(kb.Enter))
+			b.expect("pick", ".notice", "The picking list is reserved.", search)
+
+			// Shipping asks first, with the confirmation's button in focus.
+			b.scan("order-again", "10001")
+			b.tap(`form[action="` + order + `/ship"] button`)
+			b.submit("ship-confirm", chromedp.KeyEvent(kb.Enter))
+			b.expect("ship asks", "h1", "Ship order 10001?", order+"/ship Ship and mail the customer")
+			b.submit("shipped", chromedp.KeyEvent(kb.Enter))
+			b.expect("ship", ".notice", "The order is shipped and the customer is mailed.", search)
+			status := f.api.do(t, "GET", fmt.Sprintf("/api/orders/%d", f.order), nil, http.StatusOK)["data"].(map[string]any)["status"]
+			if status != "Completely delivered" {
+				t.Errorf("order status %v", status)
+			}
+
+			// A page that does not exist says so inside the frame, and the
+			// next scan goes to the search.
+			b.visit("/console/products/999999", "product-not-found")
+			b.expect("a product that does not exist", ".alert", "There is no", search)
+			b.scan("after-not-found", "SKU-200")
+			b.expect("a scan after an error page", "h1", "SKU-200", search)
+
+		})
+	}
+}
+
+// TestConsoleBackAfterAFormNeverResends: Back to a page that answered a
+// form (a form in error, an import's preview) shows the page the form is
+// on, never the browser's "confirm form resubmission".
+func TestConsoleBackAfterAFormNeverResends(t *testing.T) {
+	base := consoleService(t, testdb.SQLite(t))
+	f := newConsoleFixture(t, base)
+	f.api.do(t, "POST", fmt.Sprintf("/api/warehouses/%d/binLocations/generate", f.warehouse), nil, http.StatusOK)
+	b := newBrowser(t, base)
+	b.signIn("admin", consoleKey)
+	back := func(name, want, says string) {
+		t.Helper()
+		b.run("back", chromedp.NavigateBack())
+		b.run("settle", chromedp.Sleep(500*time.Millisecond))
+		b.shot(name)
+		got := evalJS[string](b, `location.href + " " + document.body.innerText`)
+		if !strings.HasPrefix(got, b.base+want+" ") || !strings.Contains(got, says) {
+			t.Errorf("%s: Back shows %.200q, want %s saying %q (screenshots in %s)", name, got, want, says, b.shots)
+		}
+	}
+	product := fmt.Sprintf("/console/products/%d", f.product)
+	b.visit(product, "product")
+	b.tap("#goods-in input[name=quantity]")
+	b.scan("goods-in-error", "none")
+	b.visit("/console/orders", "orders")
+	back("back-to-form-in-error", product, "SKU-100")
+
+	b.visit("/console/stock", "stock")
+	file := t.TempDir() + "/stock.csv"
+	if err := os.WriteFile(file, []byte("warehouseCode,binLocationCode,articleDetailNumber,quantity\nMAIN,A-01,SKU-100,5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b.submit("import-preview", chromedp.SetUploadFiles(chromedp.CSS(`input[type=file]`), []string{file}),
+		click(`input[name=mode][value=change]`), click(`form[action="/console/stock/preview"] button`))
+	b.submit("import-applied", click(`form[action="/console/stock/import"] button`))
+	back("back-after-import", "/console/stock", "Import")
+	if got := f.api.stockOn(t, f.product, "A-01"); got != 5 {
+		t.Errorf("after an import of 5 and Back A-01 holds %d", got)
+	}
+}
+
+// TestConsolePagesFitAPhone walks every console page, in its normal and its
+// error states, on a phone's screen (and the pages of no form at a desk): nothing is wider than the screen, no
+// control is cut off by its card, what a finger taps is 44 px high, and
+// text (placeholders too) contrasts at least 4.5:1 with what is behind it.
+func TestConsolePagesFitAPhone(t *testing.T) {
+	base := consoleService(t, testdb.SQLite(t))
+	f := newConsoleFixture(t, base)
+	api := f.api
+	api.do(t, "POST", fmt.Sprintf("/api/warehouses/%d/binLocations/generate", f.warehouse), nil, http.StatusOK)
+	api.do(t, "PUT", "/api/stock/change/fit-seed", []any{
+		map[string]any{"articleDetailId": f.product, "binLocation": map[string]any{"code": "A-01", "warehouseId": f.warehouse}, "quantity": 4},
+		map[string]any{"articleDetailId": f.product, "warehouse": map[string]any{"code": "MAIN"}, "quantity": 2}}, http.StatusOK)
+	for i := 0; i < 17; i++ {
+		api.do(t, "PUT", fmt.Sprintf("/api/stock/change/fit-%d", i), []any{map[string]any{"articleDetailId": f.product,
+			"binLocation": map[string]any{"code": "A-02", "warehouseId": f.warehouse}, "quantity": 1}}, http.StatusOK)
+	}
+	api.id(t, "POST", "/api/webhooks", map[string]any{"url": "https://shop.example/hooks/a-rather-long-path/for/stock/changes",
+		"events": []any{"stock.changed"}, "description": "shop stock sync"})
+	webhooks := api.do(t, "GET", "/api/webhooks", nil, http.StatusOK)["data"].([]any)
+	bins := api.do(t, "GET", "/api/binLocations?filter[0][property]=binLocation.code&filter[0][value]=A-02", nil, http.StatusOK)["data"].([]any)
+	binA2 := fmt.Sprintf("/console/bins/%v", bins[0].(map[string]any)["id"])
+	readerKey := api.newUser(t, "rita", "reader")
+
+	b := newBrowser(t, base)
+	width := int64(390)
+	b.screen(width, 844)
+	check := func(name string) {
+		t.Helper()
+		bad := evalJS[[]string](b, `((width) => {
+			const vw = document.documentElement.clientWidth;
+			if (vw !== width) return ["the screen is " + vw + " px wide, not " + width];
+			const name = e => e.tagName.toLowerCase() + (e.name ? "[name=" + e.name + "]" : "") + (e.className ? "." + String(e.className).split(" ").join(".") : "") + " «" + (e.textContent || e.value || "").trim().slice(0, 30) + "»";
+			const bad = [];
+			if (document.documentElement.scrollWidth > vw) bad.push("the page scrolls sideways: " + document.documentElement.scrollWidth + " > " + vw);
+			for (const e of document.querySelectorAll("body *")) {
+				const r = e.getBoundingClientRect();
+				if (r.width === 0 || r.height === 0 || e.closest(".skip")) continue;
+				if (r.left < -1 || r.right > vw + 1) bad.push("wider than the screen: " + name(e) + " " + Math.round(r.left) + ".." + Math.round(r.right));
+			}
+			for (const c of document.querySelectorAll(".card")) {
+				if (c.scrollWidth > c.clientWidth + 1) bad.push("cut off by its card (which scrolls sideways): " + name(c.firstElementChild || c) + " " + c.scrollWidth + " > " + c.clientWidth);
+			}
+			for (const e of document.querySelectorAll("input:not([type=hidden]), select, textarea, button, a.button")) {
+				const card = e.closest(".card, .tile");
+				const r = e.getBoundingClientRect();
+				if (!card || r.width === 0) continue;
+				const c = card.getBoundingClientRect();
+				if (r.left < c.left - 1 || r.right > c.right + 1) bad.push("cut off by its card: " + name(e));
+			}
+			for (const e of document.querySelectorAll("input:not([type=hidden]):not([type=checkbox]):not([type=radio]), select, button, a.button, .menu a, td > a, label.check")) {
+				const r = e.getBoundingClientRect();
+				if (r.width > 0 && r.height < 44) bad.push("a tap target lower than 44 px: " + name(e) + " " + Math.round(r.height));
+			}
+			// Text, placeholders included, against what lies behind it.
+			const rgb = c => c.match(/[\d.]+/g).map(Number);
+			const lum = c => rgb(c).slice(0, 3).map(v => (v /= 255) <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4))
+				.reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+			const behind = e => {
+				for (let x = e; x; x = x.parentElement) {
+					const c = getComputedStyle(x).backgroundColor, a = rgb(c);
+					if (a.length < 4 || a[3] > 0) return c;
+				}
+				return "rgb(255, 255, 255)";
+			};
+			const contrast = (fg, bg) => { const x = lum(fg), y = lum(bg); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
+			for (const e of document.querySelectorAll("body *")) {
+				if (![...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()) || e.closest(".skip, option")) continue;
+				const r = e.getBoundingClientRect();
+				if (r.width === 0 || getComputedStyle(e).visibility === "hidden") continue;
+				const k = contrast(getComputedStyle(e).color, behind(e));
+				if (k < 4.5) bad.push("text contrast " + k.toFixed(2) + ": " + name(e));
+			}
+			for (const e of document.querySelectorAll("input[placeholder]")) {
+				const k = contrast(getComputedStyle(e, "::placeholder").color, behind(e));
+				if (k < 4.5) bad.push("placeholder contrast " + k.toFixed(2) + ": " + name(e));
+			}
+			return bad;
+		})(`+fmt.Sprint(width)+`)`)
+		b.shot(name)
+		if len(bad) > 0 {
+			if len(bad) > 8 {
+				bad = append(bad[:8], fmt.Sprintf("… and %d more", len(bad)-8))
+			}
+			t.Errorf("%s at %d px (screenshots in %s):\n  %s", name, width, b.shots, strings.Join(bad, "\n  "))
+		}
+	}
+	visit := func(path, name string) {
+		t.Helper()
+		b.visit(path, name)
+		check(name)
+	}
+
+	visit("/console/signin", "signin")
+	b.submit("signin-failed", fill(`input[name=name]`, "admin"), fill(`input[name=key]`, "wrong"), click(`form[action="/console/signin"] button`))
+	check("signin-failed")
+	b.signIn("admin", consoleKey)
+	check("search-start")
+	product := fmt.Sprintf("/console/products/%d", f.product)
+	order := fmt.Sprintf("/console/orders/%d", f.order)
+	pages := []struct{ path, name string }{
+		{"/console/search?q=A-0", "search-results"},
+		{"/console/search?q=nothing-like-it", "search-nothing"},
+		{product, "product"},
+		{product + "?ledger=2", "product-ledger-older"},
+		{binA2, "bin"},
+		{"/console/warehouses", "warehouses"},
+		{fmt.Sprintf("/console/warehouses/%d", f.warehouse), "warehouse"},
+		{"/console/orders", "orders"},
+		{order, "order"},
+		{"/console/low-stock", "low-stock"},
+		{"/console/stock", "stock"},
+		{"/console/webhooks", "webhooks"},
+		{fmt.Sprintf("/console/webhooks/%v", webhooks[0].(map[string]any)["id"]), "webhook"},
+		{"/console/nowhere", "not-found"},
+		{"/console/products/999999", "product-not-found"},
+		{fmt.Sprintf("%s/ship?warehouse=%d", order, f.warehouse), "ship-confirm"},
+	}
+	for _, p := range pages {
+		visit(p.path, p.name)
+	}
+	// The same pages hold at a desk.
+	width = 1280
+	b.screen(width, 900)
+	for _, p := range pages {
+		visit(p.path, "desk-"+p.name)
+	}
+	width = 390
+	b.screen(width, 844)
+	b.visit("/console/search?q=", "search")
+	b.submit("unassigned", chromedp.Navigate(b.base+product), chromedp.WaitReady(chromedp.CSS("body")))
+	b.submit("unassigned-bin", click(`a.code[href^="/console/bins/"]`))
+	check("unassigned-bin")
+
+	// Error states.
+	b.visit(product, "product")
+	b.submit("product-errors", fill(`#goods-out input[name=bin]`, "NO-SUCH-BIN-WITH-A-LONG-CODE"), fill(`#goods-out input[name=quantity]`, "a dozen and more"), click(`#goods-out button`))
+	check("product-errors")
+	b.submit("product-out-too-many", fill(`#goods-out input[name=bin]`, "A-01"), fill(`#goods-out input[name=quantity]`, "400"), click(`#goods-out button`))
+	check("product-out-too-many")
+	b.visit(binA2, "bin")
+	b.submit("bin-count-errors", fill(fmt.Sprintf(`input[name=qty_%d]`, f.product), "minus one"), click(`form[action$="/count"] button`))
+	check("bin-count-errors")
+	b.submit("bin-count-nothing", click(`form[action$="/count"] button`))
+	check("bin-count-nothing")
+	b.submit("bin-found-errors", fill(`#found input[name=number]`, "NO-SUCH-PRODUCT-NUMBER"), fill(`#found input[name=newQuantity]`, "x"), click(`#found button`))
+	check("bin-found-errors")
+	b.visit(order, "order")
+	b.submit("ship-position-errors", fill(`.ship-line input[name=quantity]`, "300"), fill(`.ship-line input[name=bin]`, "A-01"), click(`.ship-line button`))
+	check("ship-position-errors")
+	b.submit("ship-position-bad-bin", fill(`.ship-line input[name=quantity]`, "1"), fill(`.ship-line input[name=bin]`, "NO-SUCH-BIN-WITH-A-LONG-CODE"), click(`.ship-line button`))
+	check("ship-position-bad-bin")
+	b.submit("picking", click(`#picking form.row button`))
+	check("picking")
+	b.visit(order, "order-reserved")
+	b.submit("ship-confirm", click(fmt.Sprintf(`form[action="%s/ship"] button`, order)))
+	b.submit("shipped", click(fmt.Sprintf(`form[action="%s/ship"] button`, order)))
+	check("order-shipped")
+	b.submit("return-errors", fill(`#return input[name^=ret_]`, "9"), fill(`#return input[name=bin]`, "NO-SUCH-BIN"), click(`#return button`))
+	check("return-errors")
+	b.visit("/console/stock", "stock")
+	file := t.TempDir() + "/stock.csv"
+	writeFile(t, file, "warehouseCode,binLocationCode,articleDetailNumber,quantity\nMAIN,A-01,SKU-100,-100\nMAIN,NO-SUCH-BIN-WITH-A-LONG-CODE,SKU-100,1\nMAIN,A-01,NO-SUCH-PRODUCT-NUMBER-AT-ALL,1\n")
+	b.submit("import-preview-failing", chromedp.SetUploadFiles(chromedp.CSS(`input[type=file]`), []string{file}),
+		click(`input[name=mode][value=change]`), click(`form[action="/console/stock/preview"] button`))
+	check("import-preview-failing")
+	b.submit("import-without-mode", chromedp.SetUploadFiles(chromedp.CSS(`input[type=file]`), []string{file}), click(`form[action="/console/stock/preview"] button`))
+	check("import-without-mode")
+
+	// A reader's forbidden page.
+	b.submit("signed-out", click(`form[action="/console/signout"] button`))
+	check("signed-out")
+	b.signIn("rita", readerKey)
+	visit("/console/webhooks", "forbidden")
+	visit(binA2, "bin-reader")
+}
+
+// writeFile writes a test's file.
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
