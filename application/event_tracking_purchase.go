@@ -87,12 +87,12 @@ func (t *tracker) incomingChanges() map[int64]int {
 }
 
 // incoming is the products' incomingStock after this transaction: what
-// was kept, read after their snapshots were locked, changed by what this
+// was kept (read with their snapshots, LockSnapshots), changed by what this
 // transaction did; the changed values are kept.
-func (t *tracker) incoming(ctx context.Context, ids []int64, changes map[int64]int) (map[int64]int, error) {
-	kept, err := t.Store.PurchaseOrders().IncomingOf(ctx, ids)
-	if err != nil {
-		return nil, err
+func (t *tracker) incoming(ctx context.Context, kept, changes map[int64]int) (map[int64]int, error) {
+	kept = maps.Clone(kept)
+	if kept == nil {
+		kept = map[int64]int{}
 	}
 	changed := purchase.ApplyIncoming(kept, changes)
 	if err := t.Store.PurchaseOrders().KeepIncoming(ctx, changed); err != nil {

@@ -152,7 +152,7 @@ func (t *tracker) stockEvents(ctx context.Context, cause event.Cause, incomingCh
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	incoming, err := t.incoming(ctx, ids, incomingChanges)
+	incoming, err := t.incoming(ctx, locked.Incoming, incomingChanges)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -46,6 +46,9 @@ type LockedSnapshots struct {
 	// Warehouses are the warehouses asked for, by id, with their code and
 	// stockAvailableForSale (the rest of each WarehouseStock is zero).
 	Warehouses map[int64]stock.WarehouseStock
+	// Incoming is the kept incomingStock of Articles (those with none
+	// left out).
+	Incoming map[int64]int
 }
 
 // EventRepository records events and keeps the change feed.

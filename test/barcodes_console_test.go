@@ -114,7 +114,7 @@ func TestConsoleSearchFindsScannedBarcodes(t *testing.T) {
 
 		t.Run("the goods-in form opened by a scan is the product page", func(t *testing.T) {
 			status, page := f.client.get(pen + "?bestBefore=2027-05-31&lot=L-42")
-			if status != http.StatusOK || !strings.Contains(page, `id="goods"`) || !strings.Contains(page, "4006381333931") {
+			if status != http.StatusOK || !strings.Contains(page, `id="goods-in"`) || !strings.Contains(page, "4006381333931") {
 				t.Errorf("%d\n%s", status, page)
 			}
 		})

@@ -72,12 +72,15 @@ type lockedSnapshotRow struct {
 	Name            string `bun:"name"`
 	ReorderPoint    int    `bun:"reorder_point"`
 	EAN             string `bun:"ean"`
+	Incoming        int    `bun:"incoming"`
 }
 
 // lockedSnapshotsSQL reads the snapshots with their products, in id order;
 // PostgreSQL locks them with it (lockSnapshotsPostgres).
-const lockedSnapshotsSQL = `SELECT ss.article_detail_id, ss.figures, ss.below, ss.outstanding, a.number, a.name, a.reorder_point, a.ean
+const lockedSnapshotsSQL = `SELECT ss.article_detail_id, ss.figures, ss.below, ss.outstanding, a.number, a.name, a.reorder_point, a.ean,
+  COALESCE(i.quantity, 0)
 FROM stock_snapshots AS ss JOIN article_details AS a ON a.id = ss.article_detail_id
+LEFT JOIN incoming_stock AS i ON i.article_detail_id = ss.article_detail_id
 WHERE ss.article_detail_id ` + inIDsMarker + ` ORDER BY ss.article_detail_id`
 
 // lockedSnapshots reads the snapshots, locked, and then what the figures
@@ -108,9 +111,12 @@ ON CONFLICT (article_detail_id) DO NOTHING`, bun.List(ids)); err != nil {
 	}
 	out := ports.LockedSnapshots{
 		Snapshots: make(map[int64]ports.StockSnapshot, len(rows)), Articles: make([]*catalog.ArticleDetail, len(rows)),
-		Stock: stock.stocks, Outstanding: stock.outstanding, Warehouses: stock.warehouses,
+		Stock: stock.stocks, Outstanding: stock.outstanding, Warehouses: stock.warehouses, Incoming: map[int64]int{},
 	}
 	for i, row := range rows {
+		if row.Incoming != 0 {
+			out.Incoming[row.ArticleDetailID] = row.Incoming
+		}
 		out.Snapshots[row.ArticleDetailID] = ports.StockSnapshot{ArticleDetailID: row.ArticleDetailID, Figures: row.Figures, Below: row.Below, Outstanding: row.Outstanding}
 		out.Articles[i] = catalog.UnmarshalArticleDetailFromDatabase(row.ArticleDetailID, row.Number, row.Name, row.ReorderPoint, row.EAN)
 	}

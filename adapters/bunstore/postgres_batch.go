@@ -473,18 +473,20 @@ func (pg postgresDialect) lockedSnapshots(ctx context.Context, s *store, ids, wa
 	}
 	out := make([]lockedSnapshotRow, 0, len(ids))
 	for _, row := range results[0].Rows {
-		if len(row) != 8 {
+		if len(row) != 9 {
 			return nil, stockOf, fmt.Errorf("snapshots: a row of %d columns", len(row))
 		}
 		id, err1 := strconv.ParseInt(string(row[0]), 10, 64)
 		outstanding, err2 := strconv.Atoi(string(row[3]))
 		reorderPoint, err3 := strconv.Atoi(string(row[6]))
-		if err := errors.Join(err1, err2, err3); err != nil {
+		incoming, err4 := strconv.Atoi(string(row[8]))
+		if err := errors.Join(err1, err2, err3, err4); err != nil {
 			return nil, stockOf, fmt.Errorf("snapshots: %w", err)
 		}
 		out = append(out, lockedSnapshotRow{
 			ArticleDetailID: id, Figures: string(row[1]), Below: string(row[2]) == "t", Outstanding: outstanding,
 			Number: string(row[4]), Name: string(row[5]), ReorderPoint: reorderPoint, EAN: string(row[7]),
+			Incoming: incoming,
 		})
 	}
 	for _, row := range results[1].Rows {

@@ -303,11 +303,11 @@ func (d *sqliteDialect) lockedSnapshots(ctx context.Context, s *store, ids, ware
 	out := make([]lockedSnapshotRow, 0, len(ids))
 	for rows.Next() {
 		var row lockedSnapshotRow
-		var reorderPoint, outstanding int64
-		if err := rows.Scan(&row.ArticleDetailID, &row.Figures, &row.Below, &outstanding, &row.Number, &row.Name, &reorderPoint, &row.EAN); err != nil {
+		var reorderPoint, outstanding, incoming int64
+		if err := rows.Scan(&row.ArticleDetailID, &row.Figures, &row.Below, &outstanding, &row.Number, &row.Name, &reorderPoint, &row.EAN, &incoming); err != nil {
 			return nil, stockOf, err
 		}
-		row.ReorderPoint, row.Outstanding = int(reorderPoint), int(outstanding)
+		row.ReorderPoint, row.Outstanding, row.Incoming = int(reorderPoint), int(outstanding), int(incoming)
 		out = append(out, row)
 	}
 	if err := rows.Err(); err != nil {
