@@ -2,11 +2,8 @@ package bunstore
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"strings"
 	"testing"
 	"time"
 
@@ -17,11 +14,11 @@ import (
 )
 
 // The benchmarks here weigh the batch path's mechanisms against the plain
-// way of doing the same, each on a 1000-operation batch's rows in a
-// database of 100 000 mappings: a mechanism stays when it saves at least 5%
-// of a batch (the batch's own figures are in test/bench/README.md).
+// way of doing the same, on a 1000-operation batch's rows in a database of
+// 100 000 mappings: a mechanism stays when it saves at least 5% of a batch
+// (the batch's own figures are in test/bench/README.md).
 //
-//	go test ./adapters/bunstore -run '^$' -bench Mechanism -count 6
+//	go test ./adapters/bunstore -run '^$' -bench Mechanism -benchtime 40x -count 3
 
 const mechanismBins, mechanismArticles = 1000, 100
 
@@ -53,78 +50,6 @@ func mechanismDB(b *testing.B, url string) *DB {
 	return db
 }
 
-// scatteredNeeds names one random product on each bin.
-func scatteredNeeds(r *rand.Rand) stock.MappingNeeds {
-	var needs stock.MappingNeeds
-	for bin := 1; bin <= mechanismBins; bin++ {
-		needs.OnBin = append(needs.OnBin, stock.ArticleBin{ArticleDetailID: int64(1 + r.IntN(mechanismArticles)), BinLocationID: int64(bin)})
-	}
-	return needs
-}
-
-// BenchmarkMechanismSQLiteMappingsRead: the mappings packed into one row of
-// text (loadMappings) against one row per mapping, scanned column by
-// column.
-func BenchmarkMechanismSQLiteMappingsRead(b *testing.B) {
-	db := mechanismDB(b, testdb.SQLite(b))
-	d := db.dialect.(*sqliteDialect)
-	ctx := context.Background()
-	read := map[string]func(s *store, needs stock.MappingNeeds) (int, error){
-		"packed": func(s *store, needs stock.MappingNeeds) (int, error) {
-			rows, err := d.loadMappings(ctx, s, needs)
-			return len(rows), err
-		},
-		"rows": func(s *store, needs stock.MappingNeeds) (int, error) {
-			args := make([]any, 0, 2*len(needs.OnBin))
-			for _, p := range needs.OnBin {
-				args = append(args, p.ArticleDetailID, p.BinLocationID)
-			}
-			rows, done, err := d.queryPrepared(ctx, s, `WITH p(a, x) AS (VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?), ", len(needs.OnBin)), ", ")+`)
-SELECT m.id, m.bin_location_id, m.warehouse_id, m.article_detail_id, m.stock, m.reserved_stock, m.is_default, m.last_stock_take
-FROM p JOIN stock_mappings AS m ON m.bin_location_id = p.x AND m.article_detail_id = p.a`, args...)
-			if err != nil {
-				return 0, err
-			}
-			defer done()
-			defer rows.Close()
-			n := 0
-			for rows.Next() {
-				var row loadedMappingRow
-				var take sql.NullString
-				if err := rows.Scan(&row.ID, &row.BinLocationID, &row.WarehouseID, &row.ArticleDetailID, &row.Stock, &row.ReservedStock, &row.IsDefault, &take); err != nil {
-					return 0, err
-				}
-				if take.Valid {
-					if row.LastStockTake, err = parsedTime(take.String); err != nil {
-						return 0, err
-					}
-				}
-				n++
-			}
-			return n, rows.Err()
-		},
-	}
-	for _, name := range []string{"packed", "rows"} {
-		b.Run(name, func(b *testing.B) {
-			r := rand.New(rand.NewPCG(1, 2))
-			for b.Loop() {
-				needs := scatteredNeeds(r)
-				if err := db.Write(ctx, func(ctx context.Context, ps ports.Store) error {
-					n, err := read[name](ps.(*store), needs)
-					if err == nil && n != mechanismBins {
-						err = fmt.Errorf("read %d mappings, want %d", n, mechanismBins)
-					}
-					return err
-				}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
-
-// BenchmarkMechanismPostgresLedgerColumns: a value every entry shares sent
-// once (pgColumn) against an array per column.
 var errRolledBack = errors.New("rolled back")
 
 func BenchmarkMechanismPostgresLedgerColumns(b *testing.B) {

@@ -2,7 +2,6 @@ package bunstore
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -84,12 +83,10 @@ func (d *sqliteDialect) locate(ctx context.Context, s *store, wants stock.Locati
 
 // loadMappings reads the wanted mappings; SQLite's immediate transaction
 // already holds the database, so there is nothing to lock row by row. The
-// pairs are bound as parameters of a VALUES list, and the rows come back
-// packed into one row of text (see unpackMappings): the driver's cost per
-// column of a row is several times the engine's.
+// pairs are bound as parameters of a VALUES list.
 func (d *sqliteDialect) loadMappings(ctx context.Context, s *store, wants stock.MappingNeeds) ([]loadedMappingRow, error) {
 	all := make([]loadedMappingRow, 0, len(wants.InWarehouse)+len(wants.OnBin))
-	query := func(join, codes, order string, n int, pair func(i int) (int64, int64)) error {
+	query := func(join, code, order string, n int, pair func(i int) (int64, int64)) error {
 		for start := 0; start < n; start += sqlitePairsChunk {
 			end := min(start+sqlitePairsChunk, n)
 			args := make([]any, 0, 2*(end-start))
@@ -98,16 +95,20 @@ func (d *sqliteDialect) loadMappings(ctx context.Context, s *store, wants stock.
 				args = append(args, a, x)
 			}
 			rows, done, err := d.queryPrepared(ctx, s, `WITH p(a, x) AS (VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?), ", end-start), ", ")+`)
-SELECT group_concat(m.id || ',' || m.bin_location_id || ',' || m.warehouse_id || ',' || m.article_detail_id || ',' || m.stock || ','
-    || m.reserved_stock || ',' || m.is_default || ',' || COALESCE(m.last_stock_take, ''), ';'`+order+`),
-  group_concat(`+codes+`, ''`+order+`)
-FROM p `+join, args...)
+SELECT m.id, m.bin_location_id, m.warehouse_id, m.article_detail_id, m.stock, m.reserved_stock, m.is_default, m.last_stock_take, `+code+`
+FROM p `+join+order, args...)
 			if err != nil {
 				return err
 			}
-			var packed, packedCodes sql.NullString
-			if rows.Next() {
-				err = rows.Scan(&packed, &packedCodes)
+			for rows.Next() {
+				var row loadedMappingRow
+				var take sqliteTake
+				if err = rows.Scan(&row.ID, &row.BinLocationID, &row.WarehouseID, &row.ArticleDetailID, &row.Stock, &row.ReservedStock,
+					&row.IsDefault, &take, &row.BinCode); err != nil {
+					break
+				}
+				row.LastStockTake = take.t
+				all = append(all, row)
 			}
 			if err == nil {
 				err = rows.Err()
@@ -117,11 +118,6 @@ FROM p `+join, args...)
 			if err != nil {
 				return err
 			}
-			found, err := unpackMappings(packed.String, packedCodes.String)
-			if err != nil {
-				return err
-			}
-			all = append(all, found...)
 		}
 		return nil
 	}
@@ -129,84 +125,56 @@ FROM p `+join, args...)
 		// Mappings found by warehouse bring their bins' codes along (the
 		// strategy orders by them).
 		if err := query("JOIN stock_mappings AS m ON m.article_detail_id = p.a AND m.warehouse_id = p.x JOIN bin_locations AS b ON b.id = m.bin_location_id",
-			"length(CAST(b.code AS BLOB)) || ':' || b.code", " ORDER BY m.id", n, func(i int) (int64, int64) {
+			"b.code", " ORDER BY m.id", n, func(i int) (int64, int64) {
 				return wants.InWarehouse[i].ArticleDetailID, wants.InWarehouse[i].WarehouseID
 			}); err != nil {
 			return nil, err
 		}
 	}
 	if n := len(wants.OnBin); n > 0 {
-		// A named bin was resolved with its code. One mapping per pair,
-		// found in the pairs' order (the working set's, sorted): no sort.
+		// A named bin was resolved with its code. One mapping per pair.
 		if err := query("JOIN stock_mappings AS m ON m.bin_location_id = p.x AND m.article_detail_id = p.a",
-			"'0:'", "", n, func(i int) (int64, int64) { return wants.OnBin[i].ArticleDetailID, wants.OnBin[i].BinLocationID }); err != nil {
+			"''", "", n, func(i int) (int64, int64) { return wants.OnBin[i].ArticleDetailID, wants.OnBin[i].BinLocationID }); err != nil {
 			return nil, err
 		}
 	}
 	return all, nil
 }
 
+// sqliteTake reads a stocktake as the driver answers it: a time, or the
+// text bun wrote (sqliteTimeLayout), or NULL.
+type sqliteTake struct{ t *time.Time }
+
+func (v *sqliteTake) Scan(src any) error {
+	switch x := src.(type) {
+	case nil:
+		v.t = nil
+	case time.Time:
+		u := x.UTC()
+		v.t = &u
+	case string:
+		return v.parse(x)
+	case []byte:
+		return v.parse(string(x))
+	default:
+		return fmt.Errorf("stocktake: a %T", src)
+	}
+	return nil
+}
+
+func (v *sqliteTake) parse(s string) error {
+	t, err := time.Parse(sqliteTimeLayout, s)
+	if err != nil {
+		return fmt.Errorf("stocktake %q: %w", s, err)
+	}
+	t = t.UTC()
+	v.t = &t
+	return nil
+}
+
 // sqlitePairsChunk pairs go into one SQLite statement: two parameters
 // each, far below SQLite's limit of 32766.
 const sqlitePairsChunk = 5000
-
-func parsedTime(s string) (*time.Time, error) {
-	t, err := time.Parse(sqliteTimeLayout, s)
-	if err != nil {
-		return nil, err
-	}
-	return &t, nil
-}
-
-// unpackMappings reads the mappings loadMappings packs: records
-// separated by ';', each the fields id, bin, warehouse, product, stock,
-// reserved, default (0/1) and the last stocktake (empty for none, else as
-// SQLite stores it) separated by ','; and the bins' codes, one per record,
-// each its length in bytes, ':' and the code.
-func unpackMappings(packed, codes string) ([]loadedMappingRow, error) {
-	if packed == "" {
-		return nil, nil
-	}
-	rows := make([]loadedMappingRow, 0, strings.Count(packed, ";")+1)
-	for len(packed) > 0 {
-		var record string
-		record, packed, _ = strings.Cut(packed, ";")
-		var n [7]int64
-		rest := record
-		for i := range n {
-			var field string
-			var more bool
-			if field, rest, more = strings.Cut(rest, ","); !more {
-				return nil, fmt.Errorf("packed mapping %q: want 8 fields", record)
-			}
-			v, ok := parseDecimal(field)
-			if !ok {
-				return nil, fmt.Errorf("packed mapping %q: field %d is not an integer", record, i+1)
-			}
-			n[i] = v
-		}
-		if strings.Contains(rest, ",") {
-			return nil, fmt.Errorf("packed mapping %q: want 8 fields", record)
-		}
-		row := loadedMappingRow{mappingRow: mappingRow{ID: n[0], BinLocationID: n[1], WarehouseID: n[2], ArticleDetailID: n[3],
-			Stock: int(n[4]), ReservedStock: int(n[5]), IsDefault: n[6] == 1}}
-		if rest != "" {
-			t, err := parsedTime(rest)
-			if err != nil {
-				return nil, fmt.Errorf("packed mapping %q: stocktake: %w", record, err)
-			}
-			row.LastStockTake = t
-		}
-		length, after, ok := strings.Cut(codes, ":")
-		size, isInt := parseDecimal(length)
-		if !ok || !isInt || size < 0 || size > int64(len(after)) {
-			return nil, fmt.Errorf("packed bin codes at %q", codes[:min(len(codes), 40)])
-		}
-		row.BinCode, codes = after[:size], after[size:]
-		rows = append(rows, row)
-	}
-	return rows, nil
-}
 
 // updateMappings is one set-based statement, its values bound as parameters
 // (parsed once, not a thousand statement executions).

@@ -2,7 +2,6 @@ package bunstore
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/shopstock/inventory/domain/stock"
@@ -75,30 +74,6 @@ func (r stockMappings) loaded(rows []loadedMappingRow) ([]*stock.Mapping, []stoc
 		}
 	}
 	return mappings, bins, nil
-}
-
-// parseDecimal reads a decimal integer as the databases write it: an
-// optional minus and at most 18 digits (every integer of a mapping fits).
-func parseDecimal(s string) (int64, bool) {
-	negative := strings.HasPrefix(s, "-")
-	if negative {
-		s = s[1:]
-	}
-	if s == "" || len(s) > 18 {
-		return 0, false
-	}
-	var v int64
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + int64(c-'0')
-	}
-	if negative {
-		v = -v
-	}
-	return v, true
 }
 
 func toMappingRow(m *stock.Mapping) mappingRow {

@@ -10,36 +10,21 @@ import (
 	"github.com/uptrace/bun/schema"
 )
 
-func TestUnpackMappingsReadsWhatSQLitePacks(t *testing.T) {
-	// Codes may hold the separators of the records and fields, and any
-	// UTF-8: they travel length-prefixed, in bytes.
-	packed := "7,3,1,42,5,0,1,2026-11-23 10:00:00.123456+00:00;9,4,1,42,-0,2,0,"
-	codes := "5:A;1,:" + "8:Fach-ä:"
-	rows, err := unpackMappings(packed, codes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) != 2 {
-		t.Fatalf("got %d rows, want 2", len(rows))
-	}
-	first, second := rows[0], rows[1]
-	if first.ID != 7 || first.BinLocationID != 3 || first.WarehouseID != 1 || first.ArticleDetailID != 42 ||
-		first.Stock != 5 || first.ReservedStock != 0 || !first.IsDefault || first.BinCode != "A;1,:" {
-		t.Errorf("first row %+v", first)
-	}
+func TestSQLiteTakeReadsWhatTheDriverAnswers(t *testing.T) {
 	want := time.Date(2026, 11, 23, 10, 0, 0, 123456000, time.UTC)
-	if first.LastStockTake == nil || !first.LastStockTake.Equal(want) {
-		t.Errorf("first stocktake %v, want %v", first.LastStockTake, want)
+	for _, src := range []any{want, want.In(time.FixedZone("CET", 3600)), "2026-11-23 10:00:00.123456+00:00", []byte("2026-11-23 11:00:00.123456+01:00")} {
+		var v sqliteTake
+		if err := v.Scan(src); err != nil || v.t == nil || !v.t.Equal(want) || v.t.Location() != time.UTC {
+			t.Errorf("Scan(%#v) = %v, %v; want %v in UTC", src, v.t, err, want)
+		}
 	}
-	if second.ID != 9 || second.ReservedStock != 2 || second.IsDefault || second.LastStockTake != nil || second.BinCode != "Fach-ä:" {
-		t.Errorf("second row %+v", second)
+	v := sqliteTake{t: &want}
+	if err := v.Scan(nil); err != nil || v.t != nil {
+		t.Errorf("Scan(nil) = %v, %v; want no stocktake", v.t, err)
 	}
-	if rows, err := unpackMappings("", ""); err != nil || rows != nil {
-		t.Errorf("nothing packed: %v, %v", rows, err)
-	}
-	for _, bad := range [][2]string{{"1,2,3", "0:"}, {"1,2,3,4,5,6,x,", "0:"}, {"1,2,3,4,5,6,0,", "9:abc"}, {"1,2,3,4,5,6,0,", ""}, {"1,2,3,4,5,6,0,,9", "0:"}, {"1,2,3,4,5,6,0,x", "0:"}} {
-		if _, err := unpackMappings(bad[0], bad[1]); err == nil {
-			t.Errorf("unpackMappings(%q, %q) accepted", bad[0], bad[1])
+	for _, bad := range []any{"yesterday", int64(5)} {
+		if err := new(sqliteTake).Scan(bad); err == nil {
+			t.Errorf("Scan(%#v) accepted", bad)
 		}
 	}
 }
