@@ -2,11 +2,8 @@ package application
 
 import (
 	"context"
-	"fmt"
-	"slices"
 
 	"github.com/shopstock/inventory/domain/access"
-	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/ports"
 )
@@ -23,53 +20,17 @@ func (a *App) CreateOrder(ctx context.Context, p order.NewOrder) (int64, error) 
 	}
 	err = a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		repo := s.Orders()
-		var bad []errs.FieldError
-		if o.ID() != 0 {
-			taken, err := repo.IDTaken(ctx, o.ID())
-			if err != nil {
-				return err
-			}
-			if taken {
-				bad = append(bad, order.ErrIDTaken(o.ID()).Fields...)
-			}
-		}
-		taken, err := repo.NumberTaken(ctx, o.Number())
-		if err != nil {
-			return err
-		}
-		if taken {
-			bad = append(bad, order.ErrNumberTaken(o.Number()).Fields...)
-		}
-
 		details := o.Details()
-		var detailIDs, articleIDs []int64
+		doc := newDocument{
+			id: o.ID(), idTaken: repo.IDTaken, errIDTaken: order.ErrIDTaken,
+			number: o.Number(), numberTaken: repo.NumberTaken, errNumber: order.ErrNumberTaken,
+			items: "details", itemIDsTaken: repo.DetailIDsTaken, errItemIDTaken: order.ErrDetailIDTaken,
+		}
 		for _, d := range details {
-			if d.ID() != 0 {
-				detailIDs = append(detailIDs, d.ID())
-			}
-			articleIDs = append(articleIDs, d.ArticleDetailID())
+			doc.itemIDs, doc.articleIDs = append(doc.itemIDs, d.ID()), append(doc.articleIDs, d.ArticleDetailID())
 		}
-		takenIDs, err := repo.DetailIDsTaken(ctx, detailIDs)
-		if err != nil {
+		if err := doc.check(ctx, s); err != nil {
 			return err
-		}
-		// Locking the products keeps them from being deleted before the
-		// positions that reference them are stored.
-		slices.Sort(articleIDs)
-		articles, err := s.ArticleDetails().Lock(ctx, slices.Compact(articleIDs))
-		if err != nil {
-			return err
-		}
-		for i, d := range details {
-			if d.ID() != 0 && slices.Contains(takenIDs, d.ID()) {
-				bad = append(bad, order.ErrDetailIDTaken(fmt.Sprintf("details[%d].id", i), d.ID()).Fields...)
-			}
-			if !articles[d.ArticleDetailID()] {
-				bad = append(bad, errs.FieldError{Property: fmt.Sprintf("details[%d].articleDetailId", i), Message: fmt.Sprintf("article detail %d does not exist", d.ArticleDetailID())})
-			}
-		}
-		if len(bad) > 0 {
-			return errs.InvalidFields(bad...)
 		}
 		return repo.Add(ctx, o)
 	})

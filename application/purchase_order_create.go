@@ -3,7 +3,6 @@ package application
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/errs"
@@ -39,52 +38,16 @@ func (a *App) CreatePurchaseOrder(ctx context.Context, req PurchaseOrderRequest)
 			return err
 		}
 		repo := s.PurchaseOrders()
-		var bad []errs.FieldError
-		if o.ID() != 0 {
-			taken, err := repo.IDTaken(ctx, o.ID())
-			if err != nil {
-				return err
-			}
-			if taken {
-				bad = append(bad, purchase.ErrIDTaken(o.ID()).Fields...)
-			}
+		doc := newDocument{
+			id: o.ID(), idTaken: repo.IDTaken, errIDTaken: purchase.ErrIDTaken,
+			number: o.Number(), numberTaken: repo.NumberTaken, errNumber: purchase.ErrNumberTaken,
+			items: "lines", itemIDsTaken: repo.LineIDsTaken, errItemIDTaken: purchase.ErrLineIDTaken,
 		}
-		taken, err := repo.NumberTaken(ctx, o.Number())
-		if err != nil {
+		for _, l := range o.Lines() {
+			doc.itemIDs, doc.articleIDs = append(doc.itemIDs, l.ID()), append(doc.articleIDs, l.ArticleDetailID())
+		}
+		if err := doc.check(ctx, s); err != nil {
 			return err
-		}
-		if taken {
-			bad = append(bad, purchase.ErrNumberTaken(o.Number()).Fields...)
-		}
-		lines := o.Lines()
-		var lineIDs, articleIDs []int64
-		for _, l := range lines {
-			if l.ID() != 0 {
-				lineIDs = append(lineIDs, l.ID())
-			}
-			articleIDs = append(articleIDs, l.ArticleDetailID())
-		}
-		takenIDs, err := repo.LineIDsTaken(ctx, lineIDs)
-		if err != nil {
-			return err
-		}
-		// Locking the products keeps them from being deleted before the
-		// lines that name them are stored.
-		slices.Sort(articleIDs)
-		articles, err := s.ArticleDetails().Lock(ctx, slices.Compact(articleIDs))
-		if err != nil {
-			return err
-		}
-		for i, l := range lines {
-			if l.ID() != 0 && slices.Contains(takenIDs, l.ID()) {
-				bad = append(bad, purchase.ErrLineIDTaken(fmt.Sprintf("lines[%d].id", i), l.ID()).Fields...)
-			}
-			if !articles[l.ArticleDetailID()] {
-				bad = append(bad, errs.FieldError{Property: fmt.Sprintf("lines[%d].articleDetailId", i), Message: fmt.Sprintf("article detail %d does not exist", l.ArticleDetailID())})
-			}
-		}
-		if len(bad) > 0 {
-			return errs.InvalidFields(bad...)
 		}
 		if err := repo.Add(ctx, o); err != nil {
 			return err
