@@ -9,7 +9,6 @@ import (
 
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/errs"
-	"github.com/shopstock/inventory/domain/idempotency"
 	"github.com/shopstock/inventory/domain/purchase"
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
@@ -206,14 +205,9 @@ func (h *Handler) receivePurchaseOrder(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	meta := application.BatchMeta{User: apiUser(r.Context())}
-	if keys := r.Header.Values("Idempotency-Key"); len(keys) > 0 {
-		if len(keys) > 1 {
-			return errs.Invalidf("send one Idempotency-Key header, not %d", len(keys))
-		}
-		if meta.Key, err = idempotency.ParseKey(keys[0]); err != nil {
-			return err
-		}
+	meta, err := optionalKeyMeta(r)
+	if err != nil {
+		return err
 	}
 	raw, err := readBody(r, w)
 	if err != nil {

@@ -68,14 +68,9 @@ func (h *Handler) createReturn(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	meta := application.BatchMeta{User: apiUser(r.Context())}
-	if keys := r.Header.Values("Idempotency-Key"); len(keys) > 0 {
-		if len(keys) > 1 {
-			return errs.Invalidf("send one Idempotency-Key header, not %d", len(keys))
-		}
-		if meta.Key, err = idempotency.ParseKey(keys[0]); err != nil {
-			return err
-		}
+	meta, err := optionalKeyMeta(r)
+	if err != nil {
+		return err
 	}
 	raw, err := readBody(r, w)
 	if err != nil {
@@ -149,4 +144,23 @@ func (h *Handler) getReturn(w http.ResponseWriter, r *http.Request) error {
 	}
 	writeJSON(w, http.StatusOK, dataBody[returnJSON]{Success: true, Data: toReturnJSON(ret)})
 	return nil
+}
+
+// optionalKeyMeta is the caller and the Idempotency-Key of a request that
+// may carry one (a return, a goods receipt): with a key, a retry is safe by
+// the rules of the batches.
+func optionalKeyMeta(r *http.Request) (application.BatchMeta, error) {
+	meta := application.BatchMeta{User: apiUser(r.Context())}
+	keys := r.Header.Values("Idempotency-Key")
+	if len(keys) > 1 {
+		return meta, errs.Invalidf("send one Idempotency-Key header, not %d", len(keys))
+	}
+	if len(keys) == 1 {
+		key, err := idempotency.ParseKey(keys[0])
+		if err != nil {
+			return meta, err
+		}
+		meta.Key = key
+	}
+	return meta, nil
 }
