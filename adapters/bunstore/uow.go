@@ -68,6 +68,8 @@ type store struct {
 	soonArgs []any
 	// pendingErr is the error of a flush that flushBeforeQuery made.
 	pendingErr error
+	// prelocked are the snapshots the last lockAndLoad locked (PostgreSQL).
+	prelocked *prelockedSnapshots
 }
 
 func (s *store) Warehouses() ports.WarehouseRepository     { return warehouses{s} }
