@@ -41,13 +41,9 @@ const MinLength = 32
 // padded or not). It must hold at least MinLength bytes.
 func Parse(s string) ([]byte, error) {
 	s = strings.TrimSpace(s)
-	var (
-		b   []byte
-		err error
-	)
-	if isHex(s) {
-		b, err = hex.DecodeString(s)
-	} else {
+	// Hex first: a string of hex digits may read as base64 too.
+	b, err := hex.DecodeString(s)
+	if err != nil {
 		b, err = decodeBase64(s)
 	}
 	if err != nil {
@@ -57,19 +53,6 @@ func Parse(s string) ([]byte, error) {
 		return nil, fmt.Errorf("want at least %d random bytes written as base64 or hex, got %d bytes", MinLength, len(b))
 	}
 	return b, nil
-}
-
-func isHex(s string) bool {
-	if len(s) == 0 || len(s)%2 != 0 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
 }
 
 func decodeBase64(s string) ([]byte, error) {
