@@ -20,6 +20,8 @@ type pickJSON struct {
 	BinLocationID   int64  `json:"binLocationId"`
 	BinLocationCode string `json:"binLocationCode"`
 	Quantity        int    `json:"quantity"`
+	// LotNumber is null for a product that is not lot-tracked (B).
+	LotNumber *string `json:"lotNumber"`
 }
 
 type pickingListBody struct {
@@ -35,7 +37,8 @@ func (h *Handler) pickingRoutes() {
 func writePickingList(w http.ResponseWriter, p application.PickingList) {
 	out := pickingListJSON{OrderID: p.OrderID, Picks: make([]pickJSON, len(p.Picks))}
 	for i, pk := range p.Picks {
-		out.Picks[i] = pickJSON(pk)
+		out.Picks[i] = pickJSON{OrderDetailID: pk.OrderDetailID, ArticleDetailID: pk.ArticleDetailID, WarehouseID: pk.WarehouseID,
+			BinLocationID: pk.BinLocationID, BinLocationCode: pk.BinLocationCode, Quantity: pk.Quantity, LotNumber: nullableText(pk.LotNumber)}
 	}
 	writeJSON(w, http.StatusOK, dataBody[pickingListJSON]{Success: true, Data: out})
 }
@@ -85,4 +88,12 @@ func (h *Handler) releasePickingList(w http.ResponseWriter, r *http.Request) err
 	}
 	writePickingList(w, p)
 	return nil
+}
+
+// nullableText is s, or null when it is empty.
+func nullableText(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }

@@ -201,6 +201,9 @@ type Pick struct {
 	BinLocationID   int64
 	BinLocationCode string
 	Quantity        int
+	// LotNumber is the lot picked, "" for a product that is not
+	// lot-tracked.
+	LotNumber string
 }
 
 // Picks are the order's reservations in the order a picker walks: by bin

@@ -12,6 +12,9 @@ import (
 type ReturnLine struct {
 	OrderDetailID int64
 	Quantity      int
+	// Lot is the lot restocked pieces go back into (nil: the one lot the
+	// position shipped from; see ShippedLots).
+	Lot *stock.LotSpec
 }
 
 // Return records one return shipment of an order. It is a fact once it is
@@ -33,6 +36,8 @@ type ReturnedLine struct {
 	Quantity        int
 	WarehouseID     int64
 	BinLocationID   int64
+	// LotNumber is the lot restocked, "" when none.
+	LotNumber string
 }
 
 // ReturnShipment takes pieces back from the customer: each quantity is
@@ -81,7 +86,7 @@ func (r *ReturnShipment) Run(ws *stock.WorkingSet, ref stock.Reference) error {
 			ref.OrderID, ref.OrderDetailID = o.id, d.id
 			loc, err := ws.Locate(d.articleDetailID, *r.To)
 			if err == nil {
-				loc, err = ws.Restock(d.articleDetailID, loc, l.Quantity, ref)
+				loc, err = ws.Restock(d.articleDetailID, loc, l.Quantity, l.Lot, ref)
 			}
 			if err != nil {
 				return err

@@ -103,6 +103,8 @@ type DetailShipment struct {
 	DetailID int64
 	Quantity int
 	From     stock.LocationSpec
+	// Lot names the lot to ship (nil: reserved lots first, then FEFO).
+	Lot *stock.LotSpec
 }
 
 func (s DetailShipment) Declare(sc *stock.Scope) {

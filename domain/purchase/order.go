@@ -364,6 +364,9 @@ type ReceiptLine struct {
 	LineID   int64
 	Quantity int
 	At       *stock.LocationSpec
+	// Lot is the lot the pieces belong to (required for a lot-tracked
+	// product).
+	Lot *stock.LotSpec
 }
 
 // CheckReceipt tells whether the lines may be received: the order takes

@@ -25,6 +25,9 @@ type ReceivedLine struct {
 	Quantity        int
 	WarehouseID     int64
 	BinLocationID   int64
+	// LotNumber is the lot received, "" for a product that is not
+	// lot-tracked.
+	LotNumber string
 }
 
 // Receiving books a receipt: every line or none. Each line's pieces come
@@ -80,11 +83,11 @@ func (r *Receiving) Run(ws *stock.WorkingSet, ref stock.Reference) error {
 			return errs.InvalidFields(errs.FieldError{Property: prop + ".binLocation",
 				Message: fmt.Sprintf("line %d: %s does not lie in the purchase order's warehouse", l.id, loc)}).Breaks(WrongWarehouse)
 		}
-		if loc, err = ws.Receive(l.articleDetailID, loc, rl.Quantity, ref); err != nil {
+		if loc, err = ws.Receive(l.articleDetailID, loc, rl.Quantity, rl.Lot, ref); err != nil {
 			return lineError(prop, l.id, err)
 		}
 		rec.Lines = append(rec.Lines, ReceivedLine{LineID: l.id, ArticleDetailID: l.articleDetailID, Quantity: rl.Quantity,
-			WarehouseID: loc.WarehouseID, BinLocationID: loc.BinLocationID})
+			WarehouseID: loc.WarehouseID, BinLocationID: loc.BinLocationID, LotNumber: ws.LotNumber(rl.Lot)})
 	}
 	o.receive(r.Lines)
 	r.Result = rec

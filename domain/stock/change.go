@@ -8,6 +8,8 @@ type Change struct {
 	ArticleDetailID int64
 	At              LocationSpec
 	Quantity        int
+	// Lot names the lot the pieces belong to (nil: none named).
+	Lot *LotSpec
 }
 
 func (c Change) Declare(s *Scope) { s.Add(c.ArticleDetailID, c.At) }

@@ -7,6 +7,8 @@ type WarehouseStock struct {
 	StockAvailableForSale bool
 	Stock                 int
 	ReservedStock         int
+	// Expired is what of Stock belongs to expired lots.
+	Expired int
 	// Mappings counts the article detail's mappings in the warehouse (see
 	// WarehouseTotal).
 	Mappings int
@@ -25,6 +27,10 @@ type Figures struct {
 	// IncomingStock is what open purchase orders still bring (the sum of
 	// purchase.Order.Incoming over them); it is no part of AvailableStock.
 	IncomingStock int
+	// ExpiredStock is what lies in lots that are expired, in all
+	// warehouses. Expired pieces are not for sale: PhysicalStockForSale and
+	// AvailableStock leave them out.
+	ExpiredStock int
 }
 
 // FiguresOf computes the figures from the stock per warehouse and what the
@@ -35,8 +41,9 @@ func FiguresOf(warehouses []WarehouseStock, outstanding int) Figures {
 	for _, w := range warehouses {
 		f.PhysicalStock += w.Stock
 		f.ReservedStock += w.ReservedStock
+		f.ExpiredStock += w.Expired
 		if w.StockAvailableForSale {
-			f.PhysicalStockForSale += w.Stock
+			f.PhysicalStockForSale += w.Stock - w.Expired
 		}
 	}
 	f.AvailableStock = f.PhysicalStockForSale - outstanding

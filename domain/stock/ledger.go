@@ -36,6 +36,9 @@ type LedgerEntry struct {
 	Type            EntryType
 	Quantity        int
 	StockAfter      int
+	// LotNumber is the lot the pieces belong to, "" for a product that is
+	// not lot-tracked.
+	LotNumber string
 	Ref             Reference
 	CreatedAt       time.Time
 }

@@ -20,6 +20,9 @@ type Mapping struct {
 	reservedStock   int
 	defaultMapping  bool
 	lastStockTake   *time.Time
+	// lots: what each lot holds here, for a lot-tracked product; stock and
+	// reservedStock are their sums.
+	lots []LotStock
 
 	// touched: changed by the working set that holds the mapping, so that
 	// Changes writes it back.
@@ -27,6 +30,9 @@ type Mapping struct {
 	// loadedStock and loadedReserved are what storage held when the
 	// mapping was loaded (TotalsChanges).
 	loadedStock, loadedReserved int
+	// loadedExpired is what of loadedStock belonged to lots whose expiry
+	// is counted.
+	loadedExpired int
 }
 
 // NewMapping is an empty, not yet persisted mapping (ID 0).

@@ -11,6 +11,8 @@ type Relocate struct {
 	From, To        LocationSpec
 	Quantity        int
 	All             bool
+	// Lot names the lot the pieces belong to (nil: none named).
+	Lot *LotSpec
 }
 
 func (r Relocate) Declare(s *Scope) {

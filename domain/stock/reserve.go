@@ -13,6 +13,8 @@ type Hold struct {
 	WarehouseID   int64
 	BinLocationID int64
 	Quantity      int
+	// Lot is the lot held, "" for a product that is not lot-tracked.
+	Lot string
 }
 
 // In tells whether the hold lies at a location: on the bin, or anywhere in
@@ -148,7 +150,7 @@ func (ws *WorkingSet) ShipHolding(article int64, from Location, quantity int, ho
 // Restock puts returned pieces back at a location (a warehouse: the
 // article's default bin there, else its unknown bin location) with a
 // ledger entry of type return, and tells the bin they went to.
-func (ws *WorkingSet) Restock(article int64, at Location, quantity int, ref Reference) (Location, error) {
+func (ws *WorkingSet) Restock(article int64, at Location, quantity int, lot *LotSpec, ref Reference) (Location, error) {
 	if err := ws.check(article, at); err != nil {
 		return Location{}, err
 	}
@@ -163,7 +165,7 @@ func (ws *WorkingSet) Restock(article int64, at Location, quantity int, ref Refe
 // warehouse: the article's default bin there, else its unknown bin
 // location) with a ledger entry of type receipt, and tells the bin they
 // went to.
-func (ws *WorkingSet) Receive(article int64, at Location, quantity int, ref Reference) (Location, error) {
+func (ws *WorkingSet) Receive(article int64, at Location, quantity int, lot *LotSpec, ref Reference) (Location, error) {
 	if err := ws.check(article, at); err != nil {
 		return Location{}, err
 	}

@@ -11,6 +11,8 @@ type Set struct {
 	ArticleDetailID int64
 	At              LocationSpec
 	Quantity        int
+	// Lot names the lot the pieces belong to (nil: none named).
+	Lot *LotSpec
 }
 
 func (s Set) Declare(sc *Scope) { sc.Add(s.ArticleDetailID, s.At) }

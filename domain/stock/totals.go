@@ -19,10 +19,18 @@ type WarehouseTotal struct {
 	WarehouseID     int64
 	Stock           int
 	ReservedStock   int
+	// Expired is what of Stock belongs to lots whose expiry is counted
+	// (Lot.ExpiryCounted).
+	Expired int
 	// Mappings counts the product's mappings in the warehouse: a warehouse
 	// is part of the product's figures while it holds any, even with no
 	// stock (a default bin).
 	Mappings int
+}
+
+// changes tells whether the change changes anything.
+func (t WarehouseTotal) changes() bool {
+	return t.Stock != 0 || t.ReservedStock != 0 || t.Expired != 0 || t.Mappings != 0
 }
 
 // Held tells whether the warehouse still holds mappings of the product;
@@ -33,6 +41,7 @@ func (t WarehouseTotal) Held() bool { return t.Mappings > 0 }
 func (t WarehouseTotal) Add(d WarehouseTotal) WarehouseTotal {
 	t.Stock += d.Stock
 	t.ReservedStock += d.ReservedStock
+	t.Expired += d.Expired
 	t.Mappings += d.Mappings
 	return t
 }
@@ -51,20 +60,20 @@ func ApplyTotals(totals []WarehouseTotal, changes []WarehouseTotal) []WarehouseT
 		if !ok {
 			t = WarehouseTotal{ArticleDetailID: c.ArticleDetailID, WarehouseID: c.WarehouseID}
 		}
-		sum[k] = t.Add(WarehouseTotal{Stock: c.Stock, ReservedStock: c.ReservedStock, Mappings: c.Mappings})
+		sum[k] = t.Add(WarehouseTotal{Stock: c.Stock, ReservedStock: c.ReservedStock, Expired: c.Expired, Mappings: c.Mappings})
 	}
 	out := make([]WarehouseTotal, 0, len(sum))
 	for _, t := range totals {
 		k := key{t.ArticleDetailID, t.WarehouseID}
 		if d, ok := sum[k]; ok {
 			delete(sum, k)
-			if d.Stock != 0 || d.ReservedStock != 0 || d.Mappings != 0 {
-				out = append(out, t.Add(WarehouseTotal{Stock: d.Stock, ReservedStock: d.ReservedStock, Mappings: d.Mappings}))
+			if d.changes() {
+				out = append(out, t.Add(d))
 			}
 		}
 	}
 	for _, d := range sum {
-		if d.Stock != 0 || d.ReservedStock != 0 || d.Mappings != 0 {
+		if d.changes() {
 			out = append(out, d)
 		}
 	}
@@ -86,15 +95,16 @@ func (ws *WorkingSet) TotalsChanges() []WarehouseTotal {
 		case m.id == 0 && m.Removable():
 			continue
 		case m.id == 0:
-			d = WarehouseTotal{Stock: m.stock, ReservedStock: m.reservedStock, Mappings: 1}
+			d = WarehouseTotal{Stock: m.stock, ReservedStock: m.reservedStock, Expired: ws.countedExpired(m), Mappings: 1}
 		case m.Removable():
-			d = WarehouseTotal{Stock: -m.loadedStock, ReservedStock: -m.loadedReserved, Mappings: -1}
+			d = WarehouseTotal{Stock: -m.loadedStock, ReservedStock: -m.loadedReserved, Expired: -m.loadedExpired, Mappings: -1}
 		case m.touched:
-			d = WarehouseTotal{Stock: m.stock - m.loadedStock, ReservedStock: m.reservedStock - m.loadedReserved}
+			d = WarehouseTotal{Stock: m.stock - m.loadedStock, ReservedStock: m.reservedStock - m.loadedReserved,
+				Expired: ws.countedExpired(m) - m.loadedExpired}
 		default:
 			continue
 		}
-		if d.Stock != 0 || d.ReservedStock != 0 || d.Mappings != 0 {
+		if d.changes() {
 			d.ArticleDetailID, d.WarehouseID = m.articleDetailID, m.warehouseID
 			out = append(out, d)
 		}

@@ -77,6 +77,13 @@ type WorkingSet struct {
 	entries     []LedgerEntry
 	journal     []undo // while an operation runs: how to take it back
 
+	// tracked are the lot-tracked article details, lots the lots they have
+	// (KnowLots) and those operations created; changedLots names the lots
+	// to write back.
+	tracked     map[int64]bool
+	lots        map[lotKey]Lot
+	changedLots map[lotKey]bool // while an operation runs: how to take it back
+
 	// Buffers the strategy reuses from one call to the next.
 	sourceBuf []*Mapping
 	rankBuf   []rankedMapping
@@ -339,6 +346,9 @@ func (ws *WorkingSet) Loaded(queried MappingNeeds, mappings []*Mapping, bins []B
 	for _, m := range mappings {
 		if m != nil {
 			m.touched = false
+			if len(m.lots) > 0 {
+				m.loadedExpired = ws.countedExpired(m)
+			}
 			ws.register(m)
 		}
 	}
@@ -360,14 +370,20 @@ func (ws *WorkingSet) Apply(op Operation, ref Reference) error {
 	return err
 }
 
-// undo restores one mapping as it was before an operation touched it.
+// undo restores one mapping, or one lot, as it was before an operation
+// touched it.
 type undo struct {
 	m       *Mapping
 	before  Mapping
 	created bool
+	lot     *lotUndo
 }
 
 func (u undo) revert(ws *WorkingSet) {
+	if u.lot != nil {
+		u.lot.revert(ws)
+		return
+	}
 	if u.created {
 		k := mappingKey{u.m.articleDetailID, u.m.binLocationID}
 		if s := ws.slotFor(k); s.loaded {
@@ -397,7 +413,9 @@ func without(list []*Mapping, m *Mapping) []*Mapping {
 
 // touch marks m as changed by the running operation, remembering how it was.
 func (ws *WorkingSet) touch(m *Mapping) {
-	ws.journal = append(ws.journal, undo{m: m, before: *m})
+	u := undo{m: m, before: *m}
+	u.before.lots = slices.Clone(m.lots) // changed in place
+	ws.journal = append(ws.journal, u)
 	m.touched = true
 }
 

@@ -1,0 +1,297 @@
+package stock
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/shopstock/inventory/domain/code"
+	"github.com/shopstock/inventory/domain/errs"
+)
+
+// The rules of lots an error can break.
+const (
+	// LotRequired: stock in of a lot-tracked product names no lot.
+	LotRequired errs.Code = "lot_required"
+	// LotNotTracked: a lot named for a product that is not lot-tracked.
+	LotNotTracked errs.Code = "lot_not_tracked"
+	// LotBestBeforeMismatch: an existing lot named with another best-before
+	// date than the one it has.
+	LotBestBeforeMismatch errs.Code = "lot_best_before_mismatch"
+	// LotExpired: a shipment or a picking list names an expired lot.
+	LotExpired errs.Code = "lot_expired"
+	// InvalidLot: a lot number or date that breaks the text rules.
+	InvalidLot errs.Code = "invalid_lot"
+)
+
+// DateLayout is how best-before dates are written.
+const DateLayout = "2006-01-02"
+
+// MaxLotNumber is the longest lot number, in characters.
+const MaxLotNumber = 64
+
+// LotSpec is the lot an operation names: `{"number", "bestBefore"?}`.
+type LotSpec struct {
+	Number string
+	// BestBefore is the date given (UTC midnight), nil for null or absent;
+	// BestBeforeGiven tells null (true) from absent (false).
+	BestBefore      *time.Time
+	BestBeforeGiven bool
+}
+
+// Validate checks the number's text rules: 1 to 64 characters after
+// trimming, of valid UTF-8 without control characters. property names the
+// lot in messages (`lot`).
+func (s LotSpec) Validate(property string) error {
+	_, err := s.number(property)
+	return err
+}
+
+// number is the lot's number, trimmed, once it keeps the text rules.
+func (s LotSpec) number(property string) (string, error) {
+	n := strings.TrimSpace(s.Number)
+	err := code.CheckText(n, MaxLotNumber)
+	if err == nil && n == "" {
+		err = errors.New("must not be empty")
+	}
+	if err != nil {
+		return "", errs.Invalidf("lot number %q %s", s.Number, err.Error()).On(join(property, "number")).Breaks(InvalidLot)
+	}
+	return n, nil
+}
+
+func join(property, field string) string {
+	if property == "" {
+		return field
+	}
+	return property + "." + field
+}
+
+// ParseDate reads a best-before date, `YYYY-MM-DD`, as UTC midnight.
+func ParseDate(s string) (time.Time, error) {
+	t, err := time.Parse(DateLayout, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("must be a date YYYY-MM-DD, got %q", s)
+	}
+	return t, nil
+}
+
+// Lot is a lot (batch) of an article detail: its number, unique per article
+// detail, and its best-before date (nil: none), fixed by the first stock
+// that named it.
+type Lot struct {
+	ArticleDetailID int64
+	Number          string
+	BestBefore      *time.Time
+	// ExpiryCounted says its pieces count in the kept expiredStock totals:
+	// from its creation when it was created expired, else from when its
+	// expiry was recorded (WorkingSet.RecordExpiry).
+	ExpiryCounted bool
+}
+
+// ExpiredOn tells whether the lot is expired on the UTC day of now: from
+// the day after its best-before date. A lot without a date never expires.
+func (l Lot) ExpiredOn(now time.Time) bool {
+	if l.BestBefore == nil {
+		return false
+	}
+	y, m, d := now.UTC().Date()
+	return l.BestBefore.Before(time.Date(y, m, d, 0, 0, 0, 0, time.UTC))
+}
+
+// BestBeforeText is the date as written, "" when there is none.
+func (l Lot) BestBeforeText() string {
+	if l.BestBefore == nil {
+		return ""
+	}
+	return l.BestBefore.Format(DateLayout)
+}
+
+// CompareFEFO orders lots first expiring first out: best-before ascending,
+// lots without a date last, then number in byte order. Lists of lots use
+// the same order.
+func CompareFEFO(a, b Lot) int {
+	switch {
+	case a.BestBefore == nil && b.BestBefore != nil:
+		return 1
+	case a.BestBefore != nil && b.BestBefore == nil:
+		return -1
+	case a.BestBefore != nil:
+		if c := a.BestBefore.Compare(*b.BestBefore); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(a.Number, b.Number)
+}
+
+// LotStock is what one lot holds on one mapping.
+type LotStock struct {
+	Number        string
+	Stock         int
+	ReservedStock int
+}
+
+// Lots are what the mapping holds per lot (empty for a product that is not
+// lot-tracked), in the order they were first stocked there: a copy.
+func (m *Mapping) Lots() []LotStock { return slices.Clone(m.lots) }
+
+// RestoreLots gives a stored mapping its stored lots. Only adapters call it.
+// The lots must add up to the mapping's stock and reservedStock, and each
+// keep 0 ≤ reserved ≤ stock; else the store is broken (Internal).
+func (m *Mapping) RestoreLots(lots []LotStock) error {
+	stock, reserved := 0, 0
+	for _, l := range lots {
+		if l.Number == "" || l.Stock < 0 || l.ReservedStock < 0 || l.ReservedStock > l.Stock {
+			return errs.E(errs.Internal, "stored lot %q of mapping %d breaks 0 ≤ reserved ≤ stock: stock %d, reserved %d",
+				l.Number, m.id, l.Stock, l.ReservedStock)
+		}
+		stock += l.Stock
+		reserved += l.ReservedStock
+	}
+	if stock != m.stock || reserved != m.reservedStock {
+		return errs.E(errs.Internal, "stored lots of mapping %d hold %d pieces, %d reserved, but the mapping %d, %d reserved",
+			m.id, stock, reserved, m.stock, m.reservedStock)
+	}
+	m.lots = slices.Clone(lots)
+	return nil
+}
+
+// lot is the index of number in the mapping's lots, -1 when it holds none.
+func (m *Mapping) lot(number string) int {
+	return slices.IndexFunc(m.lots, func(l LotStock) bool { return l.Number == number })
+}
+
+// lotAvailable is what of a lot on the mapping is unreserved.
+func (m *Mapping) lotAvailable(number string) int {
+	if i := m.lot(number); i >= 0 {
+		return Unreserved(m.lots[i].Stock, m.lots[i].ReservedStock)
+	}
+	return 0
+}
+
+// lotStock is a lot's stock on the mapping.
+func (m *Mapping) lotStock(number string) int {
+	if i := m.lot(number); i >= 0 {
+		return m.lots[i].Stock
+	}
+	return 0
+}
+
+// addLot changes a lot's stock and reserved pieces on the mapping (the
+// mapping's own figures are changed by the caller) and drops lots that hold
+// nothing.
+func (m *Mapping) addLot(number string, stock, reserved int) {
+	i := m.lot(number)
+	if i < 0 {
+		m.lots = append(m.lots, LotStock{Number: number})
+		i = len(m.lots) - 1
+	}
+	m.lots[i].Stock += stock
+	m.lots[i].ReservedStock += reserved
+	if m.lots[i].Stock == 0 && m.lots[i].ReservedStock == 0 {
+		m.lots = slices.Delete(m.lots, i, i+1)
+	}
+}
+
+type lotKey struct {
+	article int64
+	number  string
+}
+
+// KnowLots tells the working set which of its article details are
+// lot-tracked and every lot they have. Storage calls it before Loaded: the
+// lots' expiry decides what of the loaded stock counts as expired.
+func (ws *WorkingSet) KnowLots(tracked []int64, lots []Lot) {
+	if ws.tracked == nil {
+		ws.tracked = make(map[int64]bool, len(tracked))
+	}
+	for _, id := range tracked {
+		ws.tracked[id] = true
+	}
+	if ws.lots == nil {
+		ws.lots = make(map[lotKey]Lot, len(lots))
+	}
+	for _, l := range lots {
+		ws.lots[lotKey{l.ArticleDetailID, l.Number}] = l
+	}
+}
+
+// LotTracked tells whether an article detail of the working set is
+// lot-tracked.
+func (ws *WorkingSet) LotTracked(article int64) bool { return ws.tracked[article] }
+
+// Lot is a lot of an article detail the working set knows.
+func (ws *WorkingSet) Lot(article int64, number string) (Lot, bool) {
+	l, ok := ws.lots[lotKey{article, number}]
+	return l, ok
+}
+
+// LotChanges are the lots to write back: those created and those whose
+// expiry was counted, ordered by article detail and number.
+func (ws *WorkingSet) LotChanges() []Lot {
+	out := make([]Lot, 0, len(ws.changedLots))
+	for k := range ws.changedLots {
+		out = append(out, ws.lots[k])
+	}
+	slices.SortFunc(out, func(a, b Lot) int {
+		return cmp.Or(cmp.Compare(a.ArticleDetailID, b.ArticleDetailID), cmp.Compare(a.Number, b.Number))
+	})
+	return out
+}
+
+// setLot records a new or changed lot, to be taken back with the running
+// operation when it fails.
+func (ws *WorkingSet) setLot(l Lot) {
+	k := lotKey{l.ArticleDetailID, l.Number}
+	before, existed := ws.lots[k]
+	ws.journal = append(ws.journal, undo{lot: &lotUndo{key: k, before: before, existed: existed, changed: ws.changedLots[k]}})
+	ws.lots[k] = l
+	if ws.changedLots == nil {
+		ws.changedLots = make(map[lotKey]bool)
+	}
+	ws.changedLots[k] = true
+}
+
+// lotUndo restores a lot as it was before an operation created or changed
+// it.
+type lotUndo struct {
+	key     lotKey
+	before  Lot
+	existed bool
+	changed bool
+}
+
+func (u *lotUndo) revert(ws *WorkingSet) {
+	if u.existed {
+		ws.lots[u.key] = u.before
+	} else {
+		delete(ws.lots, u.key)
+	}
+	if !u.changed {
+		delete(ws.changedLots, u.key)
+	}
+}
+
+// countedExpired is what of a mapping's stock lies in lots whose expiry is
+// counted.
+func (ws *WorkingSet) countedExpired(m *Mapping) int {
+	n := 0
+	for _, l := range m.lots {
+		if ws.lots[lotKey{m.articleDetailID, l.Number}].ExpiryCounted {
+			n += l.Stock
+		}
+	}
+	return n
+}
+
+// LotNumber is the number a valid lot spec names, "" for nil.
+func (ws *WorkingSet) LotNumber(spec *LotSpec) string {
+	if spec == nil {
+		return ""
+	}
+	n, _ := spec.number("")
+	return n
+}
