@@ -39,6 +39,6 @@ type LedgerEntry struct {
 	// LotNumber is the lot the pieces belong to, "" for a product that is
 	// not lot-tracked.
 	LotNumber string
-	Ref             Reference
-	CreatedAt       time.Time
+	Ref       Reference
+	CreatedAt time.Time
 }
