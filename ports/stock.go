@@ -17,6 +17,9 @@ type MappingView struct {
 	ReservedStock   int
 	DefaultMapping  bool
 	LastStockTake   *time.Time
+	// Lots are what each lot holds here, in FEFO order (stock.CompareFEFO);
+	// empty for a product that is not lot-tracked.
+	Lots []MappingLot
 }
 
 // StockRepository stores the stock of products on bin locations.

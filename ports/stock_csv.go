@@ -13,4 +13,9 @@ type StockExportRow struct {
 	ReservedStock       int
 	DefaultMapping      bool
 	LastStockTake       *time.Time
+	// LotNumber and BestBefore name the lot of a row of a lot-tracked
+	// product ("" and nil otherwise): the export has one row per mapping
+	// and lot, whose Stock and ReservedStock are the lot's.
+	LotNumber  string
+	BestBefore *time.Time
 }
