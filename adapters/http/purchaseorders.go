@@ -60,7 +60,7 @@ type receiptLineJSON struct {
 	Quantity        int   `json:"quantity"`
 	WarehouseID     int64 `json:"warehouseId"`
 	BinLocationID   int64 `json:"binLocationId"`
-	// LotNumber is null: no product is lot-tracked yet.
+	// LotNumber is null for a product that is not lot-tracked.
 	LotNumber *string `json:"lotNumber"`
 }
 
@@ -69,7 +69,7 @@ func toReceiptJSON(r *purchase.Receipt) receiptJSON {
 		Lines: make([]receiptLineJSON, len(r.Lines))}
 	for i, l := range r.Lines {
 		out.Lines[i] = receiptLineJSON{LineID: l.LineID, ArticleDetailID: l.ArticleDetailID, Quantity: l.Quantity,
-			WarehouseID: l.WarehouseID, BinLocationID: l.BinLocationID}
+			WarehouseID: l.WarehouseID, BinLocationID: l.BinLocationID, LotNumber: nonZero(l.LotNumber)}
 	}
 	return out
 }
