@@ -49,15 +49,15 @@ type ReturnShipment struct {
 	Order *Order
 	Lines []ReturnLine
 	// To is where restocked pieces go; nil: they are not restocked.
-	To     *stock.LocationSpec
+	To *stock.LocationSpec
 	// ShippedLots are, per order detail, the lots its shipments took
 	// pieces of (from the ledger): a restocked return of a lot-tracked
 	// product that names no lot goes back into the one lot its position
 	// shipped from.
 	ShippedLots map[int64][]string
-	Now    time.Time
-	User   string
-	Result *Return
+	Now         time.Time
+	User        string
+	Result      *Return
 }
 
 func (r *ReturnShipment) Declare(sc *stock.Scope) {
