@@ -266,3 +266,34 @@ func (o *Order) HoldsExpired(ws *stock.WorkingSet) bool {
 	}
 	return false
 }
+
+// Expiry records that lots of a product have expired (B): the holds of
+// its expired lots are released, whoever holds them, and their pieces
+// count as expired from then on. Holders are the orders that hold pieces
+// of the product's lots; Warehouses are those where it has stock, all of
+// which must be loaded. Run leaves the lots it counted in Counted.
+type Expiry struct {
+	ArticleDetailID int64
+	Warehouses      []int64
+	Holders         []*Order
+	Counted         []stock.Lot
+}
+
+func (e *Expiry) Declare(sc *stock.Scope) {
+	for _, w := range e.Warehouses {
+		sc.Add(e.ArticleDetailID, stock.LocationSpec{Warehouse: &stock.WarehouseSpec{ID: w}})
+	}
+	for _, o := range e.Holders {
+		o.declareHolds(sc)
+	}
+}
+
+func (e *Expiry) Run(ws *stock.WorkingSet, ref stock.Reference) error {
+	for _, o := range e.Holders {
+		if err := (ReleaseExpired{Order: o}).Run(ws, ref); err != nil {
+			return err
+		}
+	}
+	e.Counted = ws.RecordExpiry(e.ArticleDetailID)
+	return nil
+}
