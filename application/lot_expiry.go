@@ -3,6 +3,7 @@ package application
 import (
 	"context"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/event"
 	"github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/domain/stock"
@@ -17,6 +18,9 @@ import (
 // instances run this at once: the second finds it counted under the lock
 // and changes nothing. It tells how many lots it counted.
 func (a *App) ExpireLots(ctx context.Context) (int, error) {
+	if err := permit(ctx, access.Maintain); err != nil {
+		return 0, err
+	}
 	now := a.clock.Now()
 	var articles []int64
 	err := a.uow.Read(ctx, func(ctx context.Context, s ports.Store) (err error) {
