@@ -284,4 +284,3 @@ func (f *lotFixture) detailOf(t testing.TB, orderID int64) int64 {
 	data := ohOK(t, f.env.Do(t, "GET", fmt.Sprintf("/api/orders/%d", orderID), nil))["data"].(map[string]any)
 	return ohInt(t, data["details"].([]any)[0].(map[string]any)["id"])
 }
-
