@@ -57,13 +57,19 @@ type dialect interface {
 	// rows of a whole batch in one statement, however many there are.
 
 	// lockAndLoad locks the scope's products in id order and reads the
-	// mappings the working set needs.
-	lockAndLoad(ctx context.Context, s *store, scope stock.Scope, now time.Time, warehouses []stock.KnownWarehouse, bins []stock.Bin) (*stock.WorkingSet, error)
-	locations(ctx context.Context, s *store, wants stock.LocationNames) ([]stock.KnownWarehouse, []stock.Bin, error)
+	// mappings the working set needs, and the lots of lot-tracked products
+	// (hint: what locations found of them).
+	lockAndLoad(ctx context.Context, s *store, scope stock.Scope, now time.Time, warehouses []stock.KnownWarehouse, bins []stock.Bin, hint lotsHint) (*stock.WorkingSet, error)
+	// locations finds the warehouses and bins named, and may tell whether
+	// any of articles is lot-tracked (a hint, read without their lock).
+	locations(ctx context.Context, s *store, wants stock.LocationNames, articles []int64) ([]stock.KnownWarehouse, []stock.Bin, lotsHint, error)
 	loadMappings(ctx context.Context, s *store, wants stock.MappingNeeds) ([]loadedMappingRow, error)
 	// updateMappings writes the columns named by changed (changedStock…).
 	updateMappings(ctx context.Context, s *store, rows []mappingRow, changed int) error
 	appendLedger(ctx context.Context, s *store, entries []stock.LedgerEntry) error
+	// deleteLotStock deletes what the lots hold on the mappings (product
+	// and bin) named.
+	deleteLotStock(ctx context.Context, s *store, mappings []mappingKeyOf) error
 	// lockedSnapshots locks the products' feed snapshots and reads what
 	// their figures are made of.
 	lockedSnapshots(ctx context.Context, s *store, ids, warehouseIDs []int64) ([]lockedSnapshotRow, stockOf, error)
@@ -95,8 +101,8 @@ type articleNumberRow struct {
 }
 
 // lockThenLoad locks the products and then reads their mappings, in two
-// statements, and for a scope with lot-tracked products their lots, in two
-// more.
+// statements, and for a scope with lot-tracked products their lots and
+// what the lots hold on the mappings read, in two more.
 func lockThenLoad(ctx context.Context, s *store, scope stock.Scope, now time.Time, warehouses []stock.KnownWarehouse, bins []stock.Bin) (*stock.WorkingSet, error) {
 	existing, tracked, err := lockTracked(ctx, s, scope.Articles())
 	if err != nil {
@@ -123,6 +129,9 @@ func loadInto(ctx context.Context, s *store, ws *stock.WorkingSet, needs stock.M
 	}
 	mappings, mappingBins, err := stockMappings{s}.loaded(rows)
 	if err != nil {
+		return nil, err
+	}
+	if err := lots.lotStockOf(ctx, s, rows); err != nil {
 		return nil, err
 	}
 	if err := lots.into(ws, mappings); err != nil {

@@ -99,11 +99,18 @@ type lotsLoaded struct {
 
 type mappingKeyOf struct{ article, bin int64 }
 
+// addStock adds a row of lot_stock; a row read twice (a mapping wanted
+// both on its bin and in its warehouse) counts once.
 func (l *lotsLoaded) addStock(r lotStockRow) {
 	if l.stock == nil {
 		l.stock = map[mappingKeyOf][]stock.LotStock{}
 	}
 	k := mappingKeyOf{r.ArticleDetailID, r.BinLocationID}
+	for _, have := range l.stock[k] {
+		if have.Number == r.LotNumber {
+			return
+		}
+	}
 	l.stock[k] = append(l.stock[k], stock.LotStock{Number: r.LotNumber, Stock: r.Stock, ReservedStock: r.ReservedStock})
 }
 
@@ -129,6 +136,16 @@ func (l *lotsLoaded) into(ws *stock.WorkingSet, mappings []*stock.Mapping) error
 	}
 	return nil
 }
+
+// lotsHint is what a batch's first reads found of its products' tracking,
+// before their lock.
+type lotsHint int
+
+const (
+	trackingUnknown lotsHint = iota
+	noneTracked
+	someTracked
+)
 
 // lockArticlesTrackedSQL is lockArticlesSQL that also tells which of the
 // products are lot-tracked (lot_tracked changes only under the same lock).
@@ -168,9 +185,9 @@ func lockTracked(ctx context.Context, s *store, ids []int64) (existing, tracked 
 	return existing, tracked, nil
 }
 
-// loadLots reads the lots of the tracked products and what they hold on
-// every mapping, two statements (only for a scope that has lot-tracked
-// products).
+// loadLots reads the lots of the tracked products, one statement (only
+// for a scope that has lot-tracked products). What they hold is read with
+// the mappings (lotStockOf).
 func loadLots(ctx context.Context, s *store, tracked []int64) (*lotsLoaded, error) {
 	out := &lotsLoaded{tracked: tracked}
 	if len(tracked) == 0 {
@@ -185,17 +202,44 @@ func loadLots(ctx context.Context, s *store, tracked []int64) (*lotsLoaded, erro
 	for i, r := range lots {
 		out.lots[i] = r.lot()
 	}
-	var rows []lotStockRow
-	if err := s.idb.NewSelect().TableExpr("lot_stock").
-		Column("article_detail_id", "bin_location_id", "warehouse_id", "lot_number", "stock", "reserved_stock").
-		Where("article_detail_id IN (?)", bun.List(tracked)).Scan(ctx, &rows); err != nil {
-		return nil, fmt.Errorf("load lot stock: %w", err)
-	}
-	for _, r := range rows {
-		out.addStock(r)
-	}
 	return out, nil
 }
+
+// lotStockOf reads what the lots hold on the loaded mappings of
+// lot-tracked products, through the key's index, in statements of
+// lotPairsChunk mappings.
+func (l *lotsLoaded) lotStockOf(ctx context.Context, s *store, rows []loadedMappingRow) error {
+	if l == nil || len(l.tracked) == 0 {
+		return nil
+	}
+	tracked := make(map[int64]bool, len(l.tracked))
+	for _, id := range l.tracked {
+		tracked[id] = true
+	}
+	var pairs []any
+	for _, r := range rows {
+		if tracked[r.ArticleDetailID] {
+			pairs = append(pairs, r.ArticleDetailID, r.BinLocationID)
+		}
+	}
+	for start := 0; start < len(pairs); start += 2 * lotPairsChunk {
+		chunk := pairs[start:min(start+2*lotPairsChunk, len(pairs))]
+		var found []lotStockRow
+		if err := s.idb.NewRaw(`WITH p(a, b) AS (VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?), ", len(chunk)/2), ", ")+`)
+SELECT ls.article_detail_id, ls.bin_location_id, ls.warehouse_id, ls.lot_number, ls.stock, ls.reserved_stock
+FROM p JOIN lot_stock AS ls ON ls.article_detail_id = p.a AND ls.bin_location_id = p.b`, chunk...).Scan(ctx, &found); err != nil {
+			return fmt.Errorf("load lot stock: %w", err)
+		}
+		for _, r := range found {
+			l.addStock(r)
+		}
+	}
+	return nil
+}
+
+// lotPairsChunk mappings at most go into one read of lot stock: two
+// parameters each, far below SQLite's limit.
+const lotPairsChunk = 5000
 
 // lotStockPerInsert rows go into one insert: six parameters each, far
 // below SQLite's limit.
@@ -221,14 +265,14 @@ ON CONFLICT (article_detail_id, number) DO UPDATE SET expiry_counted = excluded.
 			}
 		}
 	}
-	var pairs [][]any
+	var pairs []mappingKeyOf
 	var rows []lotStockRow
 	for _, group := range [][]*stock.Mapping{upserted, removed} {
 		for _, m := range group {
 			if !ws.LotTracked(m.ArticleDetailID()) {
 				continue
 			}
-			pairs = append(pairs, []any{m.ArticleDetailID(), m.BinLocationID()})
+			pairs = append(pairs, mappingKeyOf{m.ArticleDetailID(), m.BinLocationID()})
 			if m.Removable() {
 				continue
 			}
@@ -241,11 +285,8 @@ ON CONFLICT (article_detail_id, number) DO UPDATE SET expiry_counted = excluded.
 	if len(pairs) == 0 {
 		return nil
 	}
-	for start := 0; start < len(pairs); start += lotStockPerInsert {
-		chunk := pairs[start:min(start+lotStockPerInsert, len(pairs))]
-		if err := r.s.execSoon(ctx, "DELETE FROM lot_stock WHERE (article_detail_id, bin_location_id) IN (?)", tuples(chunk)); err != nil {
-			return err
-		}
+	if err := r.s.db.dialect.deleteLotStock(ctx, r.s, pairs); err != nil {
+		return err
 	}
 	for start := 0; start < len(rows); start += lotStockPerInsert {
 		chunk := rows[start:min(start+lotStockPerInsert, len(rows))]

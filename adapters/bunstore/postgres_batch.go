@@ -26,7 +26,13 @@ import (
 // mappings asked for are those of every product the scope names, as if all
 // existed; a product that does not has no mappings, so when the lock finds
 // fewer, the working set of those that exist takes the same rows.
-func (pg postgresDialect) lockAndLoad(ctx context.Context, s *store, scope stock.Scope, now time.Time, warehouses []stock.KnownWarehouse, bins []stock.Bin) (*stock.WorkingSet, error) {
+//
+// The lots of lot-tracked products come along (lotsPostgres), unless the
+// locations' statement found none of the products lot-tracked (hint): the
+// lock's statement reads lot_tracked under the lock, and only should a
+// product have become lot-tracked in between do the lots cost a round trip
+// of their own.
+func (pg postgresDialect) lockAndLoad(ctx context.Context, s *store, scope stock.Scope, now time.Time, warehouses []stock.KnownWarehouse, bins []stock.Bin, hint lotsHint) (*stock.WorkingSet, error) {
 	ids := scope.Articles()
 	if s.conn == nil || len(ids) == 0 {
 		return lockThenLoad(ctx, s, scope, now, warehouses, bins)
@@ -34,13 +40,16 @@ func (pg postgresDialect) lockAndLoad(ctx context.Context, s *store, scope stock
 	ws := stock.NewWorkingSet(scope, now, warehouses, bins, ids)
 	needs := ws.MappingNeeds()
 	queries, args := mappingQueriesPostgres(needs)
-	queries = append([]string{strings.ReplaceAll(lockArticlesSQL, inIDsMarker, "?") + " FOR " + productLock}, queries...)
+	queries = append([]string{strings.ReplaceAll(lockArticlesTrackedSQL, inIDsMarker, "?") + " FOR " + productLock}, queries...)
 	args = append([]any{s.inIDs(ids)}, args...)
 	warehouseIDs := make([]int64, len(warehouses))
 	for i, w := range warehouses {
 		warehouseIDs[i] = w.ID
 	}
-	queries, args = append(queries, lotsPostgres), append(args, pgdialect.Array(ids))
+	withLots := hint != noneTracked
+	if withLots {
+		queries, args = append(queries, lotsPostgres), append(args, lotsArgs(ids, needs)...)
+	}
 	queries, args = append(queries, snapshotQueries...), append(args, snapshotArgs(ids, warehouseIDs)...)
 	results, err := s.queryAfterPending(ctx, queries, args...)
 	if err != nil {
@@ -48,12 +57,18 @@ func (pg postgresDialect) lockAndLoad(ctx context.Context, s *store, scope stock
 	}
 	snapshots := results[len(results)-len(snapshotQueries):]
 	results = results[:len(results)-len(snapshotQueries)]
-	lots, err := lotsFromText(results[len(results)-1])
-	if err != nil {
-		return nil, err
+	var lots *lotsLoaded
+	if withLots {
+		if lots, err = lotsFromText(results[len(results)-1]); err != nil {
+			return nil, err
+		}
+		results = results[:len(results)-1]
 	}
-	results = results[:len(results)-1]
 	existing := ids
+	anyTracked := false
+	for _, row := range results[0].Rows {
+		anyTracked = anyTracked || (len(row) > 1 && string(row[1]) == "t")
+	}
 	if found := len(results[0].Rows); found < len(ids) {
 		existing = make([]int64, 0, found)
 		for _, row := range results[0].Rows {
@@ -65,6 +80,16 @@ func (pg postgresDialect) lockAndLoad(ctx context.Context, s *store, scope stock
 		}
 		ws = stock.NewWorkingSet(scope, now, warehouses, bins, existing)
 		needs = ws.MappingNeeds()
+	}
+	if !withLots && anyTracked {
+		// A product became lot-tracked after the locations were read.
+		res, err := s.queryAfterPending(ctx, []string{lotsPostgres}, lotsArgs(existing, needs)...)
+		if err != nil {
+			return nil, fmt.Errorf("load lots: %w", err)
+		}
+		if lots, err = lotsFromText(res[0]); err != nil {
+			return nil, err
+		}
 	}
 	var rows []loadedMappingRow
 	for _, res := range results[1:] {
@@ -92,9 +117,12 @@ func (pg postgresDialect) lockAndLoad(ctx context.Context, s *store, scope stock
 
 // lotsPostgres reads, in lockAndLoad's round trip and after the products'
 // lock, which of them are lot-tracked (kind t), their lots (l) and what the
-// lots hold on each bin (s): a statement of its own that costs a scope
+// lots hold on the mappings wanted (s), found the way the mappings are
+// (mappingQueriesPostgres): a statement of its own that costs a scope
 // without lot-tracked products one index probe per product and no round
-// trip. Every column is text in the simple protocol's answer.
+// trip (the reads of lot stock stop at their one-time filter). Every
+// column is text in the simple protocol's answer. Its arguments are
+// lotsArgs.
 const lotsPostgres = `WITH t AS (SELECT id FROM article_details WHERE id = ANY(?::bigint[]) AND lot_tracked)
 SELECT 't', t.id, NULL::text, NULL::text, NULL::boolean, NULL::bigint, NULL::int, NULL::int FROM t
 UNION ALL
@@ -102,7 +130,28 @@ SELECT 'l', l.article_detail_id, l.number, to_char(l.best_before, 'YYYY-MM-DD'),
 FROM t JOIN lots AS l ON l.article_detail_id = t.id
 UNION ALL
 SELECT 's', ls.article_detail_id, ls.lot_number, NULL, NULL, ls.bin_location_id, ls.stock, ls.reserved_stock
-FROM t JOIN lot_stock AS ls ON ls.article_detail_id = t.id`
+FROM unnest(?::bigint[], ?::bigint[]) AS p(a, x)
+CROSS JOIN LATERAL (SELECT * FROM lot_stock AS ls WHERE ls.article_detail_id = p.a AND ls.warehouse_id = p.x OFFSET 0) AS ls
+WHERE EXISTS (SELECT 1 FROM t) AND p.a IN (SELECT id FROM t)
+UNION ALL
+SELECT 's', ls.article_detail_id, ls.lot_number, NULL, NULL, ls.bin_location_id, ls.stock, ls.reserved_stock
+FROM unnest(?::bigint[], ?::bigint[]) AS p(a, x)
+CROSS JOIN LATERAL (SELECT * FROM lot_stock AS ls WHERE ls.article_detail_id = p.a AND ls.bin_location_id = p.x OFFSET 0) AS ls
+WHERE EXISTS (SELECT 1 FROM t) AND p.a IN (SELECT id FROM t)`
+
+// lotsArgs are lotsPostgres' arguments: the products, and the mappings
+// wanted in warehouses and on bins.
+func lotsArgs(ids []int64, wants stock.MappingNeeds) []any {
+	wa, wx := make([]int64, len(wants.InWarehouse)), make([]int64, len(wants.InWarehouse))
+	for i, p := range wants.InWarehouse {
+		wa[i], wx[i] = p.ArticleDetailID, p.WarehouseID
+	}
+	ba, bx := make([]int64, len(wants.OnBin)), make([]int64, len(wants.OnBin))
+	for i, p := range wants.OnBin {
+		ba[i], bx[i] = p.ArticleDetailID, p.BinLocationID
+	}
+	return []any{pgdialect.Array(ids), pgdialect.Array(wa), pgdialect.Array(wx), pgdialect.Array(ba), pgdialect.Array(bx)}
+}
 
 // lotsFromText reads the answer of lotsPostgres.
 func lotsFromText(res *pgconn.Result) (*lotsLoaded, error) {
@@ -209,7 +258,11 @@ func (p *prelockedSnapshots) of(ids, warehouseIDs []int64) ([]lockedSnapshotRow,
 // with it and break the mapping's foreign key; the key share lock makes the
 // delete wait (and see the new stock). SQLite's immediate transaction holds
 // the whole database instead.
-func (pg postgresDialect) locations(ctx context.Context, s *store, wants stock.LocationNames) ([]stock.KnownWarehouse, []stock.Bin, error) {
+//
+// For the products of articles it also tells whether any is lot-tracked
+// (kind t, one row when some is), read without their lock: lockAndLoad
+// leaves the lots' reads out of its round trip when none is.
+func (pg postgresDialect) locations(ctx context.Context, s *store, wants stock.LocationNames, articles []int64) ([]stock.KnownWarehouse, []stock.Bin, lotsHint, error) {
 	var whIDs []int64
 	var codesByID, whCodes, codesByCode []string
 	for _, b := range wants.BinCodes {
@@ -253,11 +306,17 @@ func (pg postgresDialect) locations(ctx context.Context, s *store, wants stock.L
 			pgdialect.Array(whCodes), pgdialect.Array(codesByCode))
 	}
 	if len(parts) == 0 {
-		return nil, nil, nil
+		return nil, nil, trackingUnknown, nil
+	}
+	hint := trackingUnknown
+	if len(articles) > 0 {
+		hint = noneTracked
+		part("tr", "SELECT 't' AS kind, 0::bigint, 0::bigint, '', '', NULL::bigint"+
+			" WHERE EXISTS (SELECT 1 FROM article_details AS a WHERE a.id = ANY(?::bigint[]) AND a.lot_tracked)", pgdialect.Array(articles))
 	}
 	rows, err := s.idb.QueryContext(ctx, "WITH "+strings.Join(parts, ", ")+" "+strings.Join(selects, " UNION ALL "), args...)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, hint, err
 	}
 	defer rows.Close()
 	seen := map[int64]bool{}
@@ -268,7 +327,11 @@ func (pg postgresDialect) locations(ctx context.Context, s *store, wants stock.L
 		var id, warehouseID int64
 		var nullBin sql.NullInt64
 		if err := rows.Scan(&kind, &id, &warehouseID, &code, &warehouseCode, &nullBin); err != nil {
-			return nil, nil, err
+			return nil, nil, hint, err
+		}
+		if kind == "t" {
+			hint = someTracked
+			continue
 		}
 		w := stock.KnownWarehouse{ID: warehouseID, Code: warehouseCode, NullBinLocationID: nullBin.Int64}
 		if kind == "w" {
@@ -281,7 +344,7 @@ func (pg postgresDialect) locations(ctx context.Context, s *store, wants stock.L
 			warehouses = append(warehouses, w)
 		}
 	}
-	return warehouses, bins, rows.Err()
+	return warehouses, bins, hint, rows.Err()
 }
 
 // indexJoinsOn keeps PostgreSQL on nested loops over the unique indexes
@@ -450,6 +513,18 @@ func (pg postgresDialect) appendLedger(ctx context.Context, s *store, entries []
 		pgColumn(&c, entries, "lot_number", "text", func(e *stock.LedgerEntry) *string { return optional(e.LotNumber) })
 	}
 	return s.execSoon(ctx, c.insert("stock_ledger_entries"), c.args...)
+}
+
+// deleteLotStock sends the mappings as two arrays and keeps the planner on
+// the key's index (see indexJoinsOn), with the transaction's next round
+// trip.
+func (pg postgresDialect) deleteLotStock(ctx context.Context, s *store, mappings []mappingKeyOf) error {
+	articles, bins := make([]int64, len(mappings)), make([]int64, len(mappings))
+	for i, m := range mappings {
+		articles[i], bins[i] = m.article, m.bin
+	}
+	return s.execSoon(ctx, indexJoinsOn+`; DELETE FROM lot_stock AS ls USING unnest(?::bigint[], ?::bigint[]) AS p(a, b)
+WHERE ls.article_detail_id = p.a AND ls.bin_location_id = p.b; `+indexJoinsOff, pgdialect.Array(articles), pgdialect.Array(bins))
 }
 
 // pgColumns builds INSERT … SELECT … FROM unnest(…): each column is either

@@ -16,7 +16,12 @@ import (
 
 // locations looks the warehouses up, and then the bins, each by the
 // ways the batch names them.
-func (d *sqliteDialect) locations(ctx context.Context, s *store, wants stock.LocationNames) ([]stock.KnownWarehouse, []stock.Bin, error) {
+func (d *sqliteDialect) locations(ctx context.Context, s *store, wants stock.LocationNames, _ []int64) ([]stock.KnownWarehouse, []stock.Bin, lotsHint, error) {
+	warehouses, bins, err := d.namedLocations(ctx, s, wants)
+	return warehouses, bins, trackingUnknown, err
+}
+
+func (d *sqliteDialect) namedLocations(ctx context.Context, s *store, wants stock.LocationNames) ([]stock.KnownWarehouse, []stock.Bin, error) {
 	seen := map[int64]bool{}
 	var warehouses []stock.KnownWarehouse
 	addWarehouse := func(w stock.KnownWarehouse) {
@@ -239,6 +244,23 @@ func (d *sqliteDialect) appendLedger(ctx context.Context, s *store, entries []st
 	})
 }
 
+// deleteLotStock deletes through the key's index, in statements of
+// lotStockPerInsert mappings.
+func (d *sqliteDialect) deleteLotStock(ctx context.Context, s *store, mappings []mappingKeyOf) error {
+	for start := 0; start < len(mappings); start += lotStockPerInsert {
+		chunk := mappings[start:min(start+lotStockPerInsert, len(mappings))]
+		args := make([]any, 0, 2*len(chunk))
+		for _, m := range chunk {
+			args = append(args, m.article, m.bin)
+		}
+		if err := d.execPrepared(ctx, s, `DELETE FROM lot_stock WHERE (article_detail_id, bin_location_id) IN (VALUES `+
+			strings.TrimSuffix(strings.Repeat("(?, ?), ", len(chunk)), ", ")+`)`, args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // derefOrNil is what a pointer points at, or nil (NULL).
 func derefOrNil[T any](p *T) any {
 	if p == nil {
@@ -395,6 +417,6 @@ func (d *sqliteDialect) articleIDsByNumber(ctx context.Context, s *store, number
 	return rows, err
 }
 
-func (d *sqliteDialect) lockAndLoad(ctx context.Context, s *store, scope stock.Scope, now time.Time, warehouses []stock.KnownWarehouse, bins []stock.Bin) (*stock.WorkingSet, error) {
+func (d *sqliteDialect) lockAndLoad(ctx context.Context, s *store, scope stock.Scope, now time.Time, warehouses []stock.KnownWarehouse, bins []stock.Bin, _ lotsHint) (*stock.WorkingSet, error) {
 	return lockThenLoad(ctx, s, scope, now, warehouses, bins)
 }

@@ -21,11 +21,11 @@ type locatedBinRow struct {
 // lock keeps other writers off them): a fixed number of statements whatever
 // the batch's size.
 func (r stockMappings) Load(ctx context.Context, scope stock.Scope, now time.Time) (*stock.WorkingSet, error) {
-	warehouses, bins, err := r.locations(ctx, scope.Locations())
+	warehouses, bins, hint, err := r.s.db.dialect.locations(ctx, r.s, scope.Locations(), scope.Articles())
 	if err != nil {
 		return nil, err
 	}
-	return r.s.db.dialect.lockAndLoad(ctx, r.s, scope, now, warehouses, bins)
+	return r.s.db.dialect.lockAndLoad(ctx, r.s, scope, now, warehouses, bins, hint)
 }
 
 // Save writes the working set's changed mappings, their lots (saveLots)
@@ -46,9 +46,6 @@ func (r stockMappings) Save(ctx context.Context, ws *stock.WorkingSet) error {
 	return (ledger{r.s}).append(ctx, entries)
 }
 
-func (r stockMappings) locations(ctx context.Context, wants stock.LocationNames) ([]stock.KnownWarehouse, []stock.Bin, error) {
-	return r.s.db.dialect.locations(ctx, r.s, wants)
-}
 
 const locatedBinColumns = "b.id, b.warehouse_id, b.code, w.code AS warehouse_code, w.null_bin_location_id"
 

@@ -131,10 +131,13 @@ func ChangeBatch(s Shape, client, clients, n, size int) ([]byte, error) {
 func TrackHalf(ctx context.Context, db *bunstore.DB) error {
 	stmts := []string{
 		`UPDATE article_details SET lot_tracked = TRUE WHERE id % 2 = 1`,
+		// One statement per lot: a date written as a literal in the insert's
+		// own select list is read as the column's type (PostgreSQL's DATE),
+		// where a union of literals would be text.
 		`INSERT INTO lots (article_detail_id, number, best_before, expiry_counted, created_at)
-			SELECT a.id, l.number, l.best_before, FALSE, CURRENT_TIMESTAMP FROM article_details a
-			CROSS JOIN (SELECT 'LOT-A' AS number, '2030-01-01' AS best_before UNION ALL SELECT 'LOT-B', '2031-01-01') AS l
-			WHERE a.lot_tracked ORDER BY a.id, l.number`,
+			SELECT a.id, 'LOT-A', '2030-01-01', FALSE, CURRENT_TIMESTAMP FROM article_details a WHERE a.lot_tracked ORDER BY a.id`,
+		`INSERT INTO lots (article_detail_id, number, best_before, expiry_counted, created_at)
+			SELECT a.id, 'LOT-B', '2031-01-01', FALSE, CURRENT_TIMESTAMP FROM article_details a WHERE a.lot_tracked ORDER BY a.id`,
 		`INSERT INTO lot_stock (article_detail_id, bin_location_id, warehouse_id, lot_number, stock, reserved_stock)
 			SELECT m.article_detail_id, m.bin_location_id, m.warehouse_id, l.number,
 				CASE WHEN l.number = 'LOT-A' THEN m.stock / 2 ELSE m.stock - m.stock / 2 END, 0
