@@ -46,7 +46,6 @@ func (r stockMappings) Save(ctx context.Context, ws *stock.WorkingSet) error {
 	return (ledger{r.s}).append(ctx, entries)
 }
 
-
 const locatedBinColumns = "b.id, b.warehouse_id, b.code, w.code AS warehouse_code, w.null_bin_location_id"
 
 type loadedMappingRow struct {
