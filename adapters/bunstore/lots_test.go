@@ -1,12 +1,16 @@
 package bunstore
 
 import (
+	"context"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/shopstock/inventory/domain/stock"
+	"github.com/shopstock/inventory/ports"
+	"github.com/shopstock/inventory/test/testdb"
 )
 
 func TestLotDateReadsWhatEitherDatabaseAnswers(t *testing.T) {
@@ -65,6 +69,67 @@ func TestLotsFromTextReadsPostgreSQLsTextRows(t *testing.T) {
 	for _, bad := range [][][]byte{row("t", "7"), row("s", "7", "L", "NULL", "NULL", "x", "1", "0"), row("l", "7", "L", "someday", "f", "NULL", "NULL", "NULL")} {
 		if _, err := lotsFromText(&pgconn.Result{Rows: [][][]byte{bad}}); err == nil {
 			t.Errorf("row %q accepted", bad)
+		}
+	}
+}
+
+// On PostgreSQL the locations' statement tells whether a product is
+// lot-tracked, without its lock; the lock's answer decides, and a product
+// that became lot-tracked in between still gets its lots.
+func TestPostgresLoadsTheLotsWhateverTheLocationsFound(t *testing.T) {
+	db, err := Open(testdb.Postgres(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ctx := context.Background()
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.bun.ExecContext(ctx, `INSERT INTO warehouses (id, code, name) VALUES (1, 'W', 'W');
+INSERT INTO bin_locations (id, warehouse_id, code) VALUES (10, 1, 'A');
+INSERT INTO article_details (id, number, lot_tracked) VALUES (1, 'TRACKED', TRUE), (2, 'PLAIN', FALSE);
+INSERT INTO lots (article_detail_id, number, best_before, created_at) VALUES (1, 'L1', '2030-01-01', now());
+INSERT INTO stock_mappings (bin_location_id, warehouse_id, article_detail_id, stock) VALUES (10, 1, 1, 5), (10, 1, 2, 3);
+INSERT INTO lot_stock (article_detail_id, bin_location_id, warehouse_id, lot_number, stock) VALUES (1, 10, 1, 'L1', 5)`); err != nil {
+		t.Fatal(err)
+	}
+	load := func(article int64, hint lotsHint) (found lotsHint, ws *stock.WorkingSet) {
+		t.Helper()
+		err := db.Write(ctx, func(ctx context.Context, s ports.Store) error {
+			st := s.(*store)
+			var scope stock.Scope
+			scope.Add(article, stock.LocationSpec{BinLocation: &stock.BinLocationSpec{ID: 10}})
+			warehouses, bins, h, err := st.db.dialect.locations(ctx, st, scope.Locations(), scope.Articles())
+			if err != nil {
+				return err
+			}
+			found = h
+			if hint == trackingUnknown {
+				hint = h
+			}
+			ws, err = st.db.dialect.lockAndLoad(ctx, st, scope, time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC), warehouses, bins, hint)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return found, ws
+	}
+	if found, ws := load(2, trackingUnknown); found != noneTracked || ws.LotTracked(2) || len(ws.Mappings()) != 1 || ws.Mappings()[0].Stock() != 3 {
+		t.Errorf("untracked: hint %v, mappings %v", found, ws.Mappings())
+	}
+	for _, hint := range []lotsHint{trackingUnknown, noneTracked} {
+		found, ws := load(1, hint)
+		if found != someTracked {
+			t.Errorf("the locations found hint %v, want some tracked", found)
+		}
+		l, ok := ws.Lot(1, "L1")
+		if !ws.LotTracked(1) || !ok || l.BestBefore == nil || l.BestBefore.Format(stock.DateLayout) != "2030-01-01" {
+			t.Errorf("hint %v: tracked %v, lot %+v %v", hint, ws.LotTracked(1), l, ok)
+		}
+		if ms := ws.Mappings(); len(ms) != 1 || !slices.Equal(ms[0].Lots(), []stock.LotStock{{Number: "L1", Stock: 5}}) {
+			t.Errorf("hint %v: mappings %v", hint, ms)
 		}
 	}
 }
