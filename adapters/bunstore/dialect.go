@@ -70,6 +70,8 @@ type dialect interface {
 	// deleteLotStock deletes what the lots hold on the mappings (product
 	// and bin) named.
 	deleteLotStock(ctx context.Context, s *store, mappings []mappingKeyOf) error
+	// deleteLots deletes the rows of lot_stock named.
+	deleteLots(ctx context.Context, s *store, rows []lotStockKey) error
 	// lockedSnapshots locks the products' feed snapshots and reads what
 	// their figures are made of.
 	lockedSnapshots(ctx context.Context, s *store, ids, warehouseIDs []int64) ([]lockedSnapshotRow, stockOf, error)
@@ -134,7 +136,7 @@ func loadInto(ctx context.Context, s *store, ws *stock.WorkingSet, needs stock.M
 	if err := lots.lotStockOf(ctx, s, rows); err != nil {
 		return nil, err
 	}
-	if err := lots.into(ws, mappings); err != nil {
+	if err := lots.into(s, ws, mappings); err != nil {
 		return nil, err
 	}
 	ws.Loaded(needs, mappings, mappingBins)

@@ -117,7 +117,7 @@ func (l *lotsLoaded) addStock(r lotStockRow) {
 // into gives the working set its lots and every loaded mapping of a
 // lot-tracked product what its lots hold there; the caller calls Loaded
 // after it. A working set without lot-tracked products is left alone.
-func (l *lotsLoaded) into(ws *stock.WorkingSet, mappings []*stock.Mapping) error {
+func (l *lotsLoaded) into(s *store, ws *stock.WorkingSet, mappings []*stock.Mapping) error {
 	if l == nil || len(l.tracked) == 0 {
 		return nil
 	}
@@ -126,13 +126,18 @@ func (l *lotsLoaded) into(ws *stock.WorkingSet, mappings []*stock.Mapping) error
 		if !ws.LotTracked(m.ArticleDetailID()) {
 			continue
 		}
-		lots := l.stock[mappingKeyOf{m.ArticleDetailID(), m.BinLocationID()}]
+		k := mappingKeyOf{m.ArticleDetailID(), m.BinLocationID()}
+		lots := l.stock[k]
 		// In the order they were first stocked there is not stored: by
 		// number, so that a mapping reads the same every time.
 		slices.SortFunc(lots, func(a, b stock.LotStock) int { return strings.Compare(a.Number, b.Number) })
 		if err := m.RestoreLots(lots); err != nil {
 			return err
 		}
+		if s.loadedLots == nil {
+			s.loadedLots = make(map[mappingKeyOf][]stock.LotStock)
+		}
+		s.loadedLots[k] = slices.Clone(lots)
 	}
 	return nil
 }
@@ -246,10 +251,13 @@ const lotPairsChunk = 5000
 const lotStockPerInsert = 1000
 
 // saveLots writes the working set's new lots and the lots whose expiry
-// was counted, and rewrites what the lots hold on every written mapping of
-// a lot-tracked product. Nothing reads them before the commit, so on
-// PostgreSQL the statements wait in execSoon for the transaction's next
-// round trip. Products that are not lot-tracked cost nothing here.
+// was counted, and what the lots hold on every written mapping of a
+// lot-tracked product: what changed since this transaction read it (a
+// lot's row updated in place, one that emptied deleted, a new one
+// inserted), or for a mapping it did not read, all of it. Nothing reads
+// them before the commit, so on PostgreSQL the statements wait in
+// execSoon for the transaction's next round trip. Products that are not
+// lot-tracked cost nothing here.
 func (r stockMappings) saveLots(ctx context.Context, ws *stock.WorkingSet, upserted, removed []*stock.Mapping) error {
 	if changes := ws.LotChanges(); len(changes) > 0 {
 		for start := 0; start < len(changes); start += lotStockPerInsert {
@@ -265,41 +273,69 @@ ON CONFLICT (article_detail_id, number) DO UPDATE SET expiry_counted = excluded.
 			}
 		}
 	}
-	var pairs []mappingKeyOf
-	var rows []lotStockRow
+	var unread []mappingKeyOf
+	var gone []lotStockKey
+	var put []lotStockRow
 	for _, group := range [][]*stock.Mapping{upserted, removed} {
 		for _, m := range group {
 			if !ws.LotTracked(m.ArticleDetailID()) {
 				continue
 			}
-			pairs = append(pairs, mappingKeyOf{m.ArticleDetailID(), m.BinLocationID()})
-			if m.Removable() {
-				continue
+			k := mappingKeyOf{m.ArticleDetailID(), m.BinLocationID()}
+			before, read := r.s.loadedLots[k]
+			if !read && m.ID() != 0 {
+				unread = append(unread, k)
 			}
-			for _, l := range m.Lots() {
-				rows = append(rows, lotStockRow{ArticleDetailID: m.ArticleDetailID(), BinLocationID: m.BinLocationID(),
-					WarehouseID: m.WarehouseID(), LotNumber: l.Number, Stock: l.Stock, ReservedStock: l.ReservedStock})
+			var now []stock.LotStock
+			if !m.Removable() {
+				now = m.Lots()
 			}
+			for _, b := range before {
+				if !slices.ContainsFunc(now, func(l stock.LotStock) bool { return l.Number == b.Number }) {
+					gone = append(gone, lotStockKey{k, b.Number})
+				}
+			}
+			for _, l := range now {
+				if !read || !slices.Contains(before, l) {
+					put = append(put, lotStockRow{ArticleDetailID: k.article, BinLocationID: k.bin,
+						WarehouseID: m.WarehouseID(), LotNumber: l.Number, Stock: l.Stock, ReservedStock: l.ReservedStock})
+				}
+			}
+			if r.s.loadedLots == nil {
+				r.s.loadedLots = make(map[mappingKeyOf][]stock.LotStock)
+			}
+			r.s.loadedLots[k] = now
 		}
 	}
-	if len(pairs) == 0 {
-		return nil
+	if len(unread) > 0 {
+		if err := r.s.db.dialect.deleteLotStock(ctx, r.s, unread); err != nil {
+			return err
+		}
 	}
-	if err := r.s.db.dialect.deleteLotStock(ctx, r.s, pairs); err != nil {
-		return err
+	if len(gone) > 0 {
+		if err := r.s.db.dialect.deleteLots(ctx, r.s, gone); err != nil {
+			return err
+		}
 	}
-	for start := 0; start < len(rows); start += lotStockPerInsert {
-		chunk := rows[start:min(start+lotStockPerInsert, len(rows))]
+	for start := 0; start < len(put); start += lotStockPerInsert {
+		chunk := put[start:min(start+lotStockPerInsert, len(put))]
 		args := make([]any, 0, 6*len(chunk))
 		for _, l := range chunk {
 			args = append(args, l.ArticleDetailID, l.BinLocationID, l.WarehouseID, l.LotNumber, l.Stock, l.ReservedStock)
 		}
 		if err := r.s.execSoon(ctx, `INSERT INTO lot_stock (article_detail_id, bin_location_id, warehouse_id, lot_number, stock, reserved_stock)
-VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?), ", len(chunk)), ", "), args...); err != nil {
+VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?), ", len(chunk)), ", ")+`
+ON CONFLICT (article_detail_id, bin_location_id, lot_number) DO UPDATE SET stock = excluded.stock, reserved_stock = excluded.reserved_stock`, args...); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// lotStockKey names one row of lot_stock.
+type lotStockKey struct {
+	mapping mappingKeyOf
+	number  string
 }
 
 // mappingLots are what the lots hold on the mappings of a bin location,

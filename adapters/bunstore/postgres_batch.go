@@ -105,7 +105,7 @@ func (pg postgresDialect) lockAndLoad(ctx context.Context, s *store, scope stock
 	if err != nil {
 		return nil, err
 	}
-	if err := lots.into(ws, mappings); err != nil {
+	if err := lots.into(s, ws, mappings); err != nil {
 		return nil, err
 	}
 	ws.Loaded(needs, mappings, mappingBins)
@@ -525,6 +525,17 @@ func (pg postgresDialect) deleteLotStock(ctx context.Context, s *store, mappings
 	}
 	return s.execSoon(ctx, indexJoinsOn+`; DELETE FROM lot_stock AS ls USING unnest(?::bigint[], ?::bigint[]) AS p(a, b)
 WHERE ls.article_detail_id = p.a AND ls.bin_location_id = p.b; `+indexJoinsOff, pgdialect.Array(articles), pgdialect.Array(bins))
+}
+
+// deleteLots sends the rows' keys as three arrays, like deleteLotStock.
+func (pg postgresDialect) deleteLots(ctx context.Context, s *store, rows []lotStockKey) error {
+	articles, bins, numbers := make([]int64, len(rows)), make([]int64, len(rows)), make([]string, len(rows))
+	for i, r := range rows {
+		articles[i], bins[i], numbers[i] = r.mapping.article, r.mapping.bin, r.number
+	}
+	return s.execSoon(ctx, indexJoinsOn+`; DELETE FROM lot_stock AS ls USING unnest(?::bigint[], ?::bigint[], ?::text[]) AS p(a, b, n)
+WHERE ls.article_detail_id = p.a AND ls.bin_location_id = p.b AND ls.lot_number = p.n; `+indexJoinsOff,
+		pgdialect.Array(articles), pgdialect.Array(bins), pgdialect.Array(numbers))
 }
 
 // pgColumns builds INSERT … SELECT … FROM unnest(…): each column is either

@@ -261,6 +261,23 @@ func (d *sqliteDialect) deleteLotStock(ctx context.Context, s *store, mappings [
 	return nil
 }
 
+// deleteLots deletes through the key's index, in statements of
+// lotStockPerInsert rows.
+func (d *sqliteDialect) deleteLots(ctx context.Context, s *store, rows []lotStockKey) error {
+	for start := 0; start < len(rows); start += lotStockPerInsert {
+		chunk := rows[start:min(start+lotStockPerInsert, len(rows))]
+		args := make([]any, 0, 3*len(chunk))
+		for _, r := range chunk {
+			args = append(args, r.mapping.article, r.mapping.bin, r.number)
+		}
+		if err := d.execPrepared(ctx, s, `DELETE FROM lot_stock WHERE (article_detail_id, bin_location_id, lot_number) IN (VALUES `+
+			strings.TrimSuffix(strings.Repeat("(?, ?, ?), ", len(chunk)), ", ")+`)`, args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // derefOrNil is what a pointer points at, or nil (NULL).
 func derefOrNil[T any](p *T) any {
 	if p == nil {

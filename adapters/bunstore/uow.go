@@ -19,6 +19,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -60,6 +61,10 @@ type store struct {
 	// loadedMappings are the mappings as this transaction last read or
 	// wrote them, so that an update writes only the columns that changed.
 	loadedMappings map[int64]mappingRow
+	// loadedLots are what the lots held on the mappings of lot-tracked
+	// products as this transaction last read or wrote them (saveLots
+	// writes what changed).
+	loadedLots map[mappingKeyOf][]stock.LotStock
 	// conn is the connection of a PostgreSQL write transaction.
 	conn *sql.Conn
 	// soon are statements waiting for flush (PostgreSQL), with their
