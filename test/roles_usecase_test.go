@@ -170,6 +170,14 @@ var useCaseOfRoute = map[string]routeUseCase{
 		_, err := app.Return(ctx, noID)
 		return err
 	},
+	"GET /api/lots": func(ctx context.Context, app *application.App, _ int) error {
+		_, err := app.Lots(ctx, someList)
+		return err
+	},
+	"GET /api/lots/{id}": func(ctx context.Context, app *application.App, _ int) error {
+		_, err := app.Lot(ctx, noID)
+		return err
+	},
 	"GET /api/purchaseOrders": func(ctx context.Context, app *application.App, _ int) error {
 		_, err := app.PurchaseOrders(ctx, someList)
 		return err
@@ -355,6 +363,10 @@ func TestUseCasesWithoutARouteKeepTheTable(t *testing.T) {
 			}},
 			{"MailQueueStats", user.Admin, func(ctx context.Context) error {
 				_, err := app.MailQueueStats(ctx)
+				return err
+			}},
+			{"LotsNumbered", user.Reader, func(ctx context.Context) error {
+				_, err := app.LotsNumbered(ctx, "none")
 				return err
 			}},
 		}
