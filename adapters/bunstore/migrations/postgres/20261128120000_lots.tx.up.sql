@@ -19,9 +19,7 @@ CREATE INDEX lots_best_before ON lots (best_before) WHERE best_before IS NOT NUL
 --bun:split
 -- What each lot holds on each mapping of a lot-tracked product: the
 -- mapping's stock and reserved_stock are the sums of its rows here, written
--- in the same transaction under the product's lock. Rows are updated in
--- place (stock and reserved_stock are in no index, and the free space per
--- page keeps the updates heap-only, as for stock_mappings).
+-- in the same transaction under the product's lock.
 CREATE TABLE lot_stock (
     article_detail_id BIGINT NOT NULL,
     bin_location_id   BIGINT NOT NULL,
@@ -32,7 +30,7 @@ CREATE TABLE lot_stock (
     CHECK (stock >= 0 AND reserved_stock >= 0 AND reserved_stock <= stock),
     PRIMARY KEY (article_detail_id, bin_location_id, lot_number),
     FOREIGN KEY (article_detail_id, lot_number) REFERENCES lots (article_detail_id, number)
-) WITH (fillfactor = 70);
+);
 --bun:split
 CREATE INDEX lot_stock_lot ON lot_stock (article_detail_id, lot_number);
 --bun:split
