@@ -72,6 +72,9 @@ type dialect interface {
 	deleteLotStock(ctx context.Context, s *store, mappings []mappingKeyOf) error
 	// deleteLots deletes the rows of lot_stock named.
 	deleteLots(ctx context.Context, s *store, rows []lotStockKey) error
+	// updateLots writes stock and reserved_stock of existing rows of
+	// lot_stock.
+	updateLots(ctx context.Context, s *store, rows []lotStockRow) error
 	// lockedSnapshots locks the products' feed snapshots and reads what
 	// their figures are made of.
 	lockedSnapshots(ctx context.Context, s *store, ids, warehouseIDs []int64) ([]lockedSnapshotRow, stockOf, error)

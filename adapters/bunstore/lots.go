@@ -253,8 +253,9 @@ const lotStockPerInsert = 1000
 // saveLots writes the working set's new lots and the lots whose expiry
 // was counted, and what the lots hold on every written mapping of a
 // lot-tracked product: what changed since this transaction read it (a
-// lot's row updated in place, one that emptied deleted, a new one
-// inserted), or for a mapping it did not read, all of it. Nothing reads
+// lot's row updated in place, set-based as the mappings are; one that
+// emptied deleted; a new one inserted), or for a mapping it did not read,
+// all of it. Nothing reads
 // them before the commit, so on PostgreSQL the statements wait in
 // execSoon for the transaction's next round trip. Products that are not
 // lot-tracked cost nothing here.
@@ -275,7 +276,7 @@ ON CONFLICT (article_detail_id, number) DO UPDATE SET expiry_counted = excluded.
 	}
 	var unread []mappingKeyOf
 	var gone []lotStockKey
-	var put []lotStockRow
+	var put, changed []lotStockRow
 	for _, group := range [][]*stock.Mapping{upserted, removed} {
 		for _, m := range group {
 			if !ws.LotTracked(m.ArticleDetailID()) {
@@ -296,9 +297,13 @@ ON CONFLICT (article_detail_id, number) DO UPDATE SET expiry_counted = excluded.
 				}
 			}
 			for _, l := range now {
-				if !read || !slices.Contains(before, l) {
-					put = append(put, lotStockRow{ArticleDetailID: k.article, BinLocationID: k.bin,
-						WarehouseID: m.WarehouseID(), LotNumber: l.Number, Stock: l.Stock, ReservedStock: l.ReservedStock})
+				row := lotStockRow{ArticleDetailID: k.article, BinLocationID: k.bin,
+					WarehouseID: m.WarehouseID(), LotNumber: l.Number, Stock: l.Stock, ReservedStock: l.ReservedStock}
+				switch i := slices.IndexFunc(before, func(b stock.LotStock) bool { return b.Number == l.Number }); {
+				case i < 0:
+					put = append(put, row)
+				case before[i] != l:
+					changed = append(changed, row)
 				}
 			}
 			if r.s.loadedLots == nil {
@@ -317,6 +322,11 @@ ON CONFLICT (article_detail_id, number) DO UPDATE SET expiry_counted = excluded.
 			return err
 		}
 	}
+	if len(changed) > 0 {
+		if err := r.s.db.dialect.updateLots(ctx, r.s, changed); err != nil {
+			return err
+		}
+	}
 	for start := 0; start < len(put); start += lotStockPerInsert {
 		chunk := put[start:min(start+lotStockPerInsert, len(put))]
 		args := make([]any, 0, 6*len(chunk))
@@ -324,8 +334,7 @@ ON CONFLICT (article_detail_id, number) DO UPDATE SET expiry_counted = excluded.
 			args = append(args, l.ArticleDetailID, l.BinLocationID, l.WarehouseID, l.LotNumber, l.Stock, l.ReservedStock)
 		}
 		if err := r.s.execSoon(ctx, `INSERT INTO lot_stock (article_detail_id, bin_location_id, warehouse_id, lot_number, stock, reserved_stock)
-VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?), ", len(chunk)), ", ")+`
-ON CONFLICT (article_detail_id, bin_location_id, lot_number) DO UPDATE SET stock = excluded.stock, reserved_stock = excluded.reserved_stock`, args...); err != nil {
+VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?), ", len(chunk)), ", "), args...); err != nil {
 			return err
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/schema"
 
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
@@ -131,5 +133,30 @@ INSERT INTO lot_stock (article_detail_id, bin_location_id, warehouse_id, lot_num
 		if ms := ws.Mappings(); len(ms) != 1 || !slices.Equal(ms[0].Lots(), []stock.LotStock{{Number: "L1", Stock: 5}}) {
 			t.Errorf("hint %v: mappings %v", hint, ms)
 		}
+	}
+}
+
+// A key of several columns: the placeholders of the values every row
+// shares come in the text's order (the set ones, the arrays, then the key's).
+func TestPgColumnsUpdateByAKeyOfSeveralColumns(t *testing.T) {
+	rows := []lotStockRow{{ArticleDetailID: 7, BinLocationID: 1, LotNumber: "L", Stock: 5, ReservedStock: 0},
+		{ArticleDetailID: 7, BinLocationID: 2, LotNumber: "L", Stock: 6, ReservedStock: 0}}
+	var c pgColumns
+	pgColumn(&c, rows, "article_detail_id", "bigint", func(r *lotStockRow) int64 { return r.ArticleDetailID })
+	pgColumn(&c, rows, "bin_location_id", "bigint", func(r *lotStockRow) int64 { return r.BinLocationID })
+	pgColumn(&c, rows, "lot_number", "text", func(r *lotStockRow) string { return r.LotNumber })
+	pgColumn(&c, rows, "stock", "int", func(r *lotStockRow) int64 { return int64(r.Stock) })
+	pgColumn(&c, rows, "reserved_stock", "int", func(r *lotStockRow) int64 { return int64(r.ReservedStock) })
+	got := c.updateKeyed("lot_stock", "ls", 3)
+	want := "UPDATE lot_stock AS ls SET stock = u.stock, reserved_stock = ?::int FROM unnest(?::bigint[], ?::int[]) AS u(bin_location_id, stock)" +
+		" WHERE ls.article_detail_id = ?::bigint AND ls.bin_location_id = u.bin_location_id AND ls.lot_number = ?::text"
+	if got != want {
+		t.Errorf("statement\n got %s\nwant %s", got, want)
+	}
+	gen := pgdialect.New()
+	text := string(schema.NewQueryGen(gen).FormatQuery(got, c.args...))
+	if want := "UPDATE lot_stock AS ls SET stock = u.stock, reserved_stock = 0::int FROM unnest('{1,2}'::bigint[], '{5,6}'::int[]) AS u(bin_location_id, stock)" +
+		" WHERE ls.article_detail_id = 7::bigint AND ls.bin_location_id = u.bin_location_id AND ls.lot_number = 'L'::text"; text != want {
+		t.Errorf("formatted\n got %s\nwant %s", text, want)
 	}
 }

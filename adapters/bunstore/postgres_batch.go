@@ -527,6 +527,18 @@ func (pg postgresDialect) deleteLotStock(ctx context.Context, s *store, mappings
 WHERE ls.article_detail_id = p.a AND ls.bin_location_id = p.b; `+indexJoinsOff, pgdialect.Array(articles), pgdialect.Array(bins))
 }
 
+// updateLots sends each column as one array (what every row shares as one
+// value) and keeps the planner on the key's index, like updateMappings.
+func (pg postgresDialect) updateLots(ctx context.Context, s *store, rows []lotStockRow) error {
+	var c pgColumns
+	pgColumn(&c, rows, "article_detail_id", "bigint", func(r *lotStockRow) int64 { return r.ArticleDetailID })
+	pgColumn(&c, rows, "bin_location_id", "bigint", func(r *lotStockRow) int64 { return r.BinLocationID })
+	pgColumn(&c, rows, "lot_number", "text", func(r *lotStockRow) string { return r.LotNumber })
+	pgColumn(&c, rows, "stock", "int", func(r *lotStockRow) int64 { return int64(r.Stock) })
+	pgColumn(&c, rows, "reserved_stock", "int", func(r *lotStockRow) int64 { return int64(r.ReservedStock) })
+	return s.execSoon(ctx, indexJoinsOn+"; "+c.updateKeyed("lot_stock", "ls", 3)+"; "+indexJoinsOff, c.args...)
+}
+
 // deleteLots sends the rows' keys as three arrays, like deleteLotStock.
 func (pg postgresDialect) deleteLots(ctx context.Context, s *store, rows []lotStockKey) error {
 	articles, bins, numbers := make([]int64, len(rows)), make([]int64, len(rows)), make([]string, len(rows))
@@ -581,19 +593,27 @@ func (c *pgColumns) insert(table string) string {
 
 // update is the statement that sets every column but the first on the
 // table's row whose key is the first; its arguments are c.args.
-func (c *pgColumns) update(table, alias string) string {
-	sets := make([]string, len(c.names)-1)
+func (c *pgColumns) update(table, alias string) string { return c.updateKeyed(table, alias, 1) }
+
+// updateKeyed is update for a key of the first keys columns.
+func (c *pgColumns) updateKeyed(table, alias string, keys int) string {
+	sets := make([]string, len(c.names)-keys)
 	for i := range sets {
-		sets[i] = c.names[i+1] + " = " + c.values[i+1]
+		sets[i] = c.names[i+keys] + " = " + c.values[i+keys]
+	}
+	scalarKeys := 0
+	conds := make([]string, keys)
+	for i := range conds {
+		conds[i] = alias + "." + c.names[i] + " = " + c.values[i]
+		if !strings.HasPrefix(c.values[i], "u.") {
+			scalarKeys++
+		}
 	}
 	from := c.from()
-	// The key's placeholder, if it is one, comes last in the text.
-	key := c.values[0]
-	if !strings.HasPrefix(key, "u.") {
-		c.args = append(slices.Clone(c.args[1:]), c.args[0])
-	}
+	// The key's placeholders, if any, come last in the text.
+	c.args = append(slices.Clone(c.args[scalarKeys:]), c.args[:scalarKeys]...)
 	return "UPDATE " + table + " AS " + alias + " SET " + strings.Join(sets, ", ") + from +
-		" WHERE " + alias + "." + c.names[0] + " = " + key
+		" WHERE " + strings.Join(conds, " AND ")
 }
 
 // from is the FROM clause of the arrays, whose arguments it appends.

@@ -261,6 +261,22 @@ func (d *sqliteDialect) deleteLotStock(ctx context.Context, s *store, mappings [
 	return nil
 }
 
+// updateLots is one set-based statement per sqliteRowsChunk rows, like
+// updateMappings.
+func (d *sqliteDialect) updateLots(ctx context.Context, s *store, rows []lotStockRow) error {
+	c := newSQLiteColumns(len(rows))
+	sqliteColumn(c, rows, "a", func(r *lotStockRow) any { return r.ArticleDetailID })
+	sqliteColumn(c, rows, "b", func(r *lotStockRow) any { return r.BinLocationID })
+	sqliteColumn(c, rows, "n", func(r *lotStockRow) any { return r.LotNumber })
+	sqliteColumn(c, rows, "stock", func(r *lotStockRow) any { return r.Stock })
+	sqliteColumn(c, rows, "reserved", func(r *lotStockRow) any { return r.ReservedStock })
+	return c.chunks(sqliteRowsChunk, func(chunk sqliteChunk) error {
+		return d.execPrepared(ctx, s, `WITH v(`+strings.Join(chunk.columns, ", ")+`) AS (VALUES `+chunk.tuples+`)
+UPDATE lot_stock SET stock = v.stock, reserved_stock = v.reserved FROM v
+WHERE lot_stock.article_detail_id = v.a AND lot_stock.bin_location_id = v.b AND lot_stock.lot_number = v.n`, chunk.args...)
+	})
+}
+
 // deleteLots deletes through the key's index, in statements of
 // lotStockPerInsert rows.
 func (d *sqliteDialect) deleteLots(ctx context.Context, s *store, rows []lotStockKey) error {
