@@ -49,6 +49,10 @@ type dialect interface {
 	// queryIDs runs query with every inIDsMarker the condition "is one of
 	// ids"; the caller closes the rows and then calls done.
 	queryIDs(ctx context.Context, s *store, query string, ids []int64) (rows *sql.Rows, done func(), err error)
+	// queryKept runs a query whose text recurs from one transaction to the
+	// next (SQLite keeps it prepared); the caller closes the rows and then
+	// calls done.
+	queryKept(ctx context.Context, s *store, query string, args ...any) (rows *sql.Rows, done func(), err error)
 	// byteOrder is the collation that orders text by its bytes, whatever
 	// the server's locale ("" where that is the default).
 	byteOrder() string

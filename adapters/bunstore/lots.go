@@ -198,14 +198,28 @@ func loadLots(ctx context.Context, s *store, tracked []int64) (*lotsLoaded, erro
 	if len(tracked) == 0 {
 		return out, nil
 	}
-	var lots []lotRow
-	if err := s.idb.NewSelect().Model(&lots).Where("lt.article_detail_id IN (?)", bun.List(tracked)).
-		OrderExpr("lt.article_detail_id, lt.id").Scan(ctx); err != nil {
+	args := make([]any, len(tracked))
+	for i, id := range tracked {
+		args[i] = id
+	}
+	rows, done, err := s.db.dialect.queryKept(ctx, s, `SELECT article_detail_id, number, best_before, expiry_counted FROM lots
+WHERE article_detail_id IN (`+strings.TrimSuffix(strings.Repeat("?, ", len(args)), ", ")+`) ORDER BY article_detail_id, id`, args...)
+	if err != nil {
 		return nil, fmt.Errorf("load lots: %w", err)
 	}
-	out.lots = make([]stock.Lot, len(lots))
-	for i, r := range lots {
-		out.lots[i] = r.lot()
+	defer done()
+	defer rows.Close()
+	for rows.Next() {
+		var l stock.Lot
+		var date lotDate
+		if err := rows.Scan(&l.ArticleDetailID, &l.Number, &date, &l.ExpiryCounted); err != nil {
+			return nil, fmt.Errorf("load lots: %w", err)
+		}
+		l.BestBefore = date.t
+		out.lots = append(out.lots, l)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("load lots: %w", err)
 	}
 	return out, nil
 }
@@ -229,14 +243,25 @@ func (l *lotsLoaded) lotStockOf(ctx context.Context, s *store, rows []loadedMapp
 	}
 	for start := 0; start < len(pairs); start += 2 * lotPairsChunk {
 		chunk := pairs[start:min(start+2*lotPairsChunk, len(pairs))]
-		var found []lotStockRow
-		if err := s.idb.NewRaw(`WITH p(a, b) AS (VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?), ", len(chunk)/2), ", ")+`)
-SELECT ls.article_detail_id, ls.bin_location_id, ls.warehouse_id, ls.lot_number, ls.stock, ls.reserved_stock
-FROM p JOIN lot_stock AS ls ON ls.article_detail_id = p.a AND ls.bin_location_id = p.b`, chunk...).Scan(ctx, &found); err != nil {
+		found, done, err := s.db.dialect.queryKept(ctx, s, `WITH p(a, b) AS (VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?), ", len(chunk)/2), ", ")+`)
+SELECT ls.article_detail_id, ls.bin_location_id, ls.lot_number, ls.stock, ls.reserved_stock
+FROM p JOIN lot_stock AS ls ON ls.article_detail_id = p.a AND ls.bin_location_id = p.b`, chunk...)
+		if err != nil {
 			return fmt.Errorf("load lot stock: %w", err)
 		}
-		for _, r := range found {
-			l.addStock(r)
+		for err == nil && found.Next() {
+			var r lotStockRow
+			if err = found.Scan(&r.ArticleDetailID, &r.BinLocationID, &r.LotNumber, &r.Stock, &r.ReservedStock); err == nil {
+				l.addStock(r)
+			}
+		}
+		if err == nil {
+			err = found.Err()
+		}
+		found.Close()
+		done()
+		if err != nil {
+			return fmt.Errorf("load lot stock: %w", err)
 		}
 	}
 	return nil

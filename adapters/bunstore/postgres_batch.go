@@ -539,6 +539,14 @@ func (pg postgresDialect) updateLots(ctx context.Context, s *store, rows []lotSt
 	return s.execSoon(ctx, indexJoinsOn+"; "+c.updateKeyed("lot_stock", "ls", 3)+"; "+indexJoinsOff, c.args...)
 }
 
+// queryKept: nothing is kept prepared (the simple protocol), and outside a
+// write transaction (the only place the batch path asks) nothing waits in
+// execSoon.
+func (pg postgresDialect) queryKept(ctx context.Context, s *store, query string, args ...any) (*sql.Rows, func(), error) {
+	rows, err := s.idb.QueryContext(ctx, query, args...)
+	return rows, func() {}, err
+}
+
 // deleteLots sends the rows' keys as three arrays, like deleteLotStock.
 func (pg postgresDialect) deleteLots(ctx context.Context, s *store, rows []lotStockKey) error {
 	articles, bins, numbers := make([]int64, len(rows)), make([]int64, len(rows)), make([]string, len(rows))

@@ -2,6 +2,7 @@ package bunstore
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -275,6 +276,10 @@ func (d *sqliteDialect) updateLots(ctx context.Context, s *store, rows []lotStoc
 UPDATE lot_stock SET stock = v.stock, reserved_stock = v.reserved FROM v
 WHERE lot_stock.article_detail_id = v.a AND lot_stock.bin_location_id = v.b AND lot_stock.lot_number = v.n`, chunk.args...)
 	})
+}
+
+func (d *sqliteDialect) queryKept(ctx context.Context, s *store, query string, args ...any) (*sql.Rows, func(), error) {
+	return d.queryPrepared(ctx, s, query, args...)
 }
 
 // deleteLots deletes through the key's index, in statements of
