@@ -101,6 +101,34 @@ func BenchmarkScattered(b *testing.B) {
 // operations over the pairs shuffled. It returns the bins' ids, bins[i]
 // being B(i+1)'s.
 func loadScattered(ctx context.Context, server string, db *bunstore.DB, s scatteredShape) ([]int64, error) {
+	l, err := newScatterLoader(ctx, server, db, s)
+	if err != nil {
+		return nil, err
+	}
+	for more := true; more; {
+		if more, err = l.next(); err != nil {
+			return nil, err
+		}
+	}
+	return l.bins()
+}
+
+// scatterLoader is loadScattered a stock/set batch at a time, so that two
+// databases can be loaded in turn and age alike (BenchmarkLotsCost).
+type scatterLoader struct {
+	ctx   context.Context
+	api   bench.API
+	db    *bunstore.DB
+	s     scatteredShape
+	pairs []scatterPair
+	start int
+}
+
+type scatterPair struct{ article, bin int }
+
+// newScatterLoader creates the warehouse, its bins and the products, and
+// shuffles the pairs that next loads.
+func newScatterLoader(ctx context.Context, server string, db *bunstore.DB, s scatteredShape) (*scatterLoader, error) {
 	api := bench.API{URL: server, User: apitest.User, Key: apitest.Key}
 	status, out, err := api.Call(ctx, http.MethodPost, "/api/warehouses", map[string]any{
 		"code": "SCATTER", "name": "Scattered",
@@ -127,44 +155,55 @@ func loadScattered(ctx context.Context, server string, db *bunstore.DB, s scatte
 			return nil, fmt.Errorf("create product %d: %d %.300s %v", a, status, out, err)
 		}
 	}
-	type pair struct{ article, bin int }
-	pairs := make([]pair, 0, s.bins*s.articles)
+	pairs := make([]scatterPair, 0, s.bins*s.articles)
 	for a := 1; a <= s.articles; a++ {
 		for bin := 1; bin <= s.bins; bin++ {
-			pairs = append(pairs, pair{a, bin})
+			pairs = append(pairs, scatterPair{a, bin})
 		}
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	rng.Shuffle(len(pairs), func(i, j int) { pairs[i], pairs[j] = pairs[j], pairs[i] })
-	for start := 0; start < len(pairs); start += 1000 {
-		ops := make([]bench.Operation, 0, 1000)
-		for i, p := range pairs[start:min(start+1000, len(pairs))] {
-			op := bench.Operation{
-				ID: i, ArticleDetailID: p.article, Quantity: 1000,
-				BinLocation: map[string]any{"code": fmt.Sprintf("B%d", p.bin), "warehouseCode": "SCATTER"},
-			}
-			if s.tracked && p.article%2 == 1 {
-				op.Lot = map[string]any{"number": "LOT-A", "bestBefore": "2030-01-01"}
-			}
-			ops = append(ops, op)
-		}
-		status, out, err := api.Call(ctx, http.MethodPut, fmt.Sprintf("/api/stock/set/scatter-load-%d", start), ops)
-		if err != nil || status != http.StatusOK || !bytes.HasPrefix(out, []byte(`{"success":true`)) {
-			return nil, fmt.Errorf("set stock: %d %.300s %v", status, out, err)
-		}
+	return &scatterLoader{ctx: ctx, api: api, db: db, s: s, pairs: pairs}, nil
+}
+
+// next sends the next stock/set batch and tells whether more are to come.
+func (l *scatterLoader) next() (bool, error) {
+	if l.start >= len(l.pairs) {
+		return false, nil
 	}
+	ops := make([]bench.Operation, 0, 1000)
+	for i, p := range l.pairs[l.start:min(l.start+1000, len(l.pairs))] {
+		op := bench.Operation{
+			ID: i, ArticleDetailID: p.article, Quantity: 1000,
+			BinLocation: map[string]any{"code": fmt.Sprintf("B%d", p.bin), "warehouseCode": "SCATTER"},
+		}
+		if l.s.tracked && p.article%2 == 1 {
+			op.Lot = map[string]any{"number": "LOT-A", "bestBefore": "2030-01-01"}
+		}
+		ops = append(ops, op)
+	}
+	status, out, err := l.api.Call(l.ctx, http.MethodPut, fmt.Sprintf("/api/stock/set/scatter-load-%d", l.start), ops)
+	if err != nil || status != http.StatusOK || !bytes.HasPrefix(out, []byte(`{"success":true`)) {
+		return false, fmt.Errorf("set stock: %d %.300s %v", status, out, err)
+	}
+	l.start += 1000
+	return l.start < len(l.pairs), nil
+}
+
+// bins are the ids of the bins B1…Bn, bins[i] being B(i+1)'s.
+func (l *scatterLoader) bins() ([]int64, error) {
 	var rows []struct {
 		ID   int64  `bun:"id"`
 		Code string `bun:"code"`
 	}
-	if err := db.Bun().NewRaw(`SELECT id, code FROM bin_locations WHERE warehouse_id = 1`).Scan(ctx, &rows); err != nil {
+	if err := l.db.Bun().NewRaw(`SELECT id, code FROM bin_locations WHERE warehouse_id = 1`).Scan(l.ctx, &rows); err != nil {
 		return nil, err
 	}
 	byCode := map[string]int64{}
 	for _, r := range rows {
 		byCode[r.Code] = r.ID
 	}
-	bins := make([]int64, s.bins)
+	bins := make([]int64, l.s.bins)
 	for i := range bins {
 		if bins[i] = byCode[fmt.Sprintf("B%d", i+1)]; bins[i] == 0 {
 			return nil, fmt.Errorf("bin B%d was not generated", i+1)
