@@ -131,6 +131,26 @@ func (r orders) GetByNumber(ctx context.Context, number string) (*domorder.Order
 	return r.one(ctx, "number = ?", number, fmt.Sprintf("order %q not found", number))
 }
 
+func (r orders) GetMany(ctx context.Context, ids []int64, numbers []string) ([]*domorder.Order, error) {
+	if len(ids) == 0 && len(numbers) == 0 {
+		return []*domorder.Order{}, nil
+	}
+	var rows []orderRow
+	sel := r.s.idb.NewSelect().Model(&rows).WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+		if len(ids) > 0 {
+			q = q.WhereOr("o.id ?", r.s.inIDs(ids))
+		}
+		if len(numbers) > 0 {
+			q = q.WhereOr("o.number IN (?)", bun.List(numbers))
+		}
+		return q
+	}).OrderExpr("o.id")
+	if err := r.s.forUpdate(sel).Scan(ctx); err != nil {
+		return nil, err
+	}
+	return r.withDetails(ctx, rows)
+}
+
 func (r orders) one(ctx context.Context, where string, arg any, missing string) (*domorder.Order, error) {
 	var rows []orderRow
 	if err := r.s.forUpdate(r.s.idb.NewSelect().Model(&rows).Where(where, arg)).Scan(ctx); err != nil {
