@@ -77,7 +77,7 @@ func (c *combiner[R]) do(req R) error {
 	for i, m := range members {
 		reqs[i] = m.req
 	}
-	verdicts := c.group(reqs)
+	verdicts, panicked := c.run(reqs)
 	for i, m := range members {
 		if i > 0 {
 			m.out <- signal{verdict: verdicts[i]}
@@ -91,7 +91,25 @@ func (c *combiner[R]) do(req R) error {
 		c.queue[0].out <- signal{lead: true}
 	}
 	c.mu.Unlock()
+	if panicked != nil {
+		panic(panicked)
+	}
 	return c.finish(req, verdicts[0])
+}
+
+// run runs a group. Should it panic, every member runs alone instead and
+// the leader panics once it has handed the lead on, so that the queue
+// never waits for a leader that has gone.
+func (c *combiner[R]) run(reqs []R) (verdicts []verdict, panicked any) {
+	defer func() {
+		if p := recover(); p != nil {
+			verdicts, panicked = make([]verdict, len(reqs)), p
+			for i := range verdicts {
+				verdicts[i].alone = true
+			}
+		}
+	}()
+	return c.group(reqs), nil
 }
 
 func (c *combiner[R]) finish(req R, v verdict) error {

@@ -125,3 +125,50 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// A group that panics leaves no queue behind: its members run alone, its
+// leader panics, and the next call leads a group of its own.
+func TestCombinerSurvivesAPanickingGroup(t *testing.T) {
+	var c *combiner[int]
+	var ranAlone sync.Map
+	release := make(chan struct{})
+	c = newCombiner(100, func(reqs []int) []verdict {
+		switch reqs[0] {
+		case 0:
+			<-release
+		case 1:
+			panic("boom")
+		}
+		return make([]verdict, len(reqs))
+	}, func(r int) error { ranAlone.Store(r, true); return nil })
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); _ = c.do(0) }()
+	waitFor(t, func() bool { c.mu.Lock(); defer c.mu.Unlock(); return c.leading })
+	var panicked any
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer func() { panicked = recover() }()
+		_ = c.do(1)
+	}()
+	waitFor(t, func() bool { c.mu.Lock(); defer c.mu.Unlock(); return len(c.queue) == 1 })
+	for r := 2; r <= 3; r++ {
+		wg.Add(1)
+		go func() { defer wg.Done(); _ = c.do(r) }()
+	}
+	waitFor(t, func() bool { c.mu.Lock(); defer c.mu.Unlock(); return len(c.queue) == 3 })
+	close(release)
+	wg.Wait()
+	if panicked != "boom" {
+		t.Errorf("the group's leader recovered %v, want its group's panic", panicked)
+	}
+	for r := 2; r <= 3; r++ {
+		if _, ok := ranAlone.Load(r); !ok {
+			t.Errorf("call %d did not run alone", r)
+		}
+	}
+	if err := c.do(7); err != nil || c.leading {
+		t.Errorf("a later call: %v, leading %v", err, c.leading)
+	}
+}

@@ -117,9 +117,12 @@ func (a *App) shipTogether(ctx context.Context, s ports.Store, reqs []shipReques
 	var ids []int64
 	var numbers []string
 	for i, r := range reqs {
+		if err := r.ctx.Err(); err != nil {
+			// Its caller has gone: it is answered and ships nothing.
+			verdicts[i].err = err
+			continue
+		}
 		switch {
-		case r.ctx.Err() != nil:
-			verdicts[i].err = r.ctx.Err()
 		case r.ref.Number != "":
 			numbers = append(numbers, r.ref.Number)
 		default:
@@ -146,7 +149,7 @@ func (a *App) shipTogether(ctx context.Context, s ports.Store, reqs []shipReques
 	var def int64
 	lookedUp := false
 	for i, r := range reqs {
-		if r.ctx.Err() != nil {
+		if verdicts[i].err != nil {
 			continue
 		}
 		o := byID[r.ref.ID]
