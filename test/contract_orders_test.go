@@ -173,6 +173,14 @@ func TestOrderRepositoryContract(t *testing.T) {
 			if !reflect.DeepEqual(got, stored) {
 				t.Errorf("read back\n got %+v\nwant %+v", got.Details()[0], stored.Details()[0])
 			}
+			var many []*order.Order
+			write(t, db, func(ctx context.Context, s ports.Store) (err error) {
+				many, err = s.Orders().GetMany(ctx, nil, []string{"10400"})
+				return err
+			})
+			if len(many) != 1 || !reflect.DeepEqual(many[0], stored) {
+				t.Errorf("get many read back %+v", many)
+			}
 			cancelled, address := "Cancelled", "new@example.com"
 			if err := got.Change(order.Changes{Status: &cancelled, CustomerEmail: &address}); err != nil {
 				t.Fatal(err)
