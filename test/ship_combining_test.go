@@ -24,7 +24,7 @@ import (
 // once; the one shipment that sends a mail queues it.
 func TestShipOrderCombinesConcurrentCalls(t *testing.T) {
 	t.Parallel()
-	testdb.Each(t, func(t *testing.T, databaseURL string) {
+	testdb.EachWithPgBouncer(t, func(t *testing.T, databaseURL string) {
 		f := ordSetup(t, databaseURL)
 		f.put(f.art1, ordOnBin(f.binA), 4)
 		one := func(number, email, status string, quantity int) *order.Order {
