@@ -18,6 +18,8 @@ type App struct {
 	// unknownUser stands in for a name nobody has, so that a wrong name
 	// costs the same checking as a wrong key; made once, when first needed.
 	unknownUser func() (*user.User, error)
+	// shipping combines concurrent ShipOrder calls (order_ship.go).
+	shipping *combiner[shipRequest]
 }
 
 // Option adjusts how New assembles the use cases.
@@ -54,5 +56,7 @@ func New(uow ports.UnitOfWork, clock ports.Clock, secrets ports.Secrets, opts ..
 		creds, err := secrets.Credentials("unknown", "no key matches this one, it is never handed out", true)
 		return user.UnmarshalFromDatabase(0, "unknown", user.Reader, false, creds), err
 	})
-	return &App{uow: uow, clock: clock, secrets: secrets, unknownUser: unknown}
+	a := &App{uow: uow, clock: clock, secrets: secrets, unknownUser: unknown}
+	a.shipping = a.newShipping()
+	return a
 }

@@ -142,6 +142,14 @@ func (r trackedOrders) GetByNumber(ctx context.Context, number string) (*order.O
 	return o, err
 }
 
+func (r trackedOrders) GetMany(ctx context.Context, ids []int64, numbers []string) ([]*order.Order, error) {
+	os, err := r.OrderRepository.GetMany(ctx, ids, numbers)
+	if err == nil {
+		r.seen(os...)
+	}
+	return os, err
+}
+
 func (r trackedOrders) ByDetailIDs(ctx context.Context, detailIDs []int64) ([]*order.Order, error) {
 	os, err := r.OrderRepository.ByDetailIDs(ctx, detailIDs)
 	if err == nil {

@@ -14,6 +14,10 @@ type OrderRepository interface {
 	Add(ctx context.Context, o *order.Order) error
 	Get(ctx context.Context, id int64) (*order.Order, error)
 	GetByNumber(ctx context.Context, number string) (*order.Order, error)
+	// GetMany returns the orders that have one of these ids or numbers, in
+	// id order (the order of their locks); those that do not exist are
+	// left out.
+	GetMany(ctx context.Context, ids []int64, numbers []string) ([]*order.Order, error)
 	// Save writes the statuses, customer addresses, shipped and returned
 	// quantities and the reservations of the orders, in bulk.
 	Save(ctx context.Context, orders ...*order.Order) error

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/shopstock/inventory/domain/errs"
@@ -73,6 +74,31 @@ func TestOrderRepositoryContract(t *testing.T) {
 			if !errors.As(err, &e) || e.Kind != errs.Invalid || len(e.Fields) != 1 || e.Fields[0].Property != "number" ||
 				e.Fields[0].Message != `an order with number "10001" already exists` {
 				t.Errorf("got %v", err)
+			}
+		})
+
+		t.Run("get many finds orders by id or number, in id order, and leaves out what does not exist", func(t *testing.T) {
+			var got []*order.Order
+			write(t, db, func(ctx context.Context, s ports.Store) (err error) {
+				got, err = s.Orders().GetMany(ctx, []int64{77, 123456}, []string{"10001", "nope"})
+				return err
+			})
+			var ids []int64
+			for _, o := range got {
+				ids = append(ids, o.ID())
+			}
+			if want := []int64{min(open.ID(), 77), max(open.ID(), 77)}; !reflect.DeepEqual(ids, want) {
+				t.Fatalf("ids %v, want %v", ids, want)
+			}
+			if o := got[slices.IndexFunc(got, func(o *order.Order) bool { return o.ID() == open.ID() })]; !reflect.DeepEqual(o, open) {
+				t.Errorf("read back\n got %+v\nwant %+v", o, open)
+			}
+			write(t, db, func(ctx context.Context, s ports.Store) (err error) {
+				got, err = s.Orders().GetMany(ctx, nil, nil)
+				return err
+			})
+			if len(got) != 0 {
+				t.Errorf("nothing asked, got %d orders", len(got))
 			}
 		})
 
@@ -146,6 +172,14 @@ func TestOrderRepositoryContract(t *testing.T) {
 			got := get()
 			if !reflect.DeepEqual(got, stored) {
 				t.Errorf("read back\n got %+v\nwant %+v", got.Details()[0], stored.Details()[0])
+			}
+			var many []*order.Order
+			write(t, db, func(ctx context.Context, s ports.Store) (err error) {
+				many, err = s.Orders().GetMany(ctx, nil, []string{"10400"})
+				return err
+			})
+			if len(many) != 1 || !reflect.DeepEqual(many[0], stored) {
+				t.Errorf("get many read back %+v", many)
 			}
 			cancelled, address := "Cancelled", "new@example.com"
 			if err := got.Change(order.Changes{Status: &cancelled, CustomerEmail: &address}); err != nil {

@@ -88,6 +88,9 @@ type dialect interface {
 	keepTotals(ctx context.Context, s *store, kept []stock.WarehouseTotal) error
 	dropTotals(ctx context.Context, s *store, gone []stock.WarehouseTotal) error
 	saveOrders(ctx context.Context, s *store, o orderStates) error
+	// lockOrders reads the orders with these ids or numbers, locked in id
+	// order, with their positions and reservations (Orders.GetMany).
+	lockOrders(ctx context.Context, s *store, ids []int64, numbers []string) ([]orderRow, []orderDetailRow, []reservationRow, error)
 	articleIDsByNumber(ctx context.Context, s *store, numbers []string) ([]articleNumberRow, error)
 	// claimKey inserts an idempotency key unless it exists, and tells
 	// whether it did.

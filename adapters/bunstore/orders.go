@@ -134,6 +134,39 @@ func (r orders) GetByNumber(ctx context.Context, number string) (*domorder.Order
 	return r.one(ctx, "number = ?", number, fmt.Sprintf("order %q not found", number))
 }
 
+// GetMany locks the orders in one round trip on PostgreSQL, positions and
+// reservations included (lockOrders).
+func (r orders) GetMany(ctx context.Context, ids []int64, numbers []string) ([]*domorder.Order, error) {
+	if len(ids) == 0 && len(numbers) == 0 {
+		return []*domorder.Order{}, nil
+	}
+	rows, details, holds, err := r.s.db.dialect.lockOrders(ctx, r.s, ids, numbers)
+	if err != nil {
+		return nil, err
+	}
+	return assembleOrders(rows, details, holds)
+}
+
+// lockOrdersApart is lockOrders in three statements: the orders, in id
+// order and locked, then their positions and their reservations.
+func lockOrdersApart(ctx context.Context, s *store, ids []int64, numbers []string) ([]orderRow, []orderDetailRow, []reservationRow, error) {
+	var rows []orderRow
+	sel := s.idb.NewSelect().Model(&rows).WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+		if len(ids) > 0 {
+			q = q.WhereOr("o.id ?", s.inIDs(ids))
+		}
+		if len(numbers) > 0 {
+			q = q.WhereOr("o.number IN (?)", bun.List(numbers))
+		}
+		return q
+	}).OrderExpr("o.id")
+	if err := s.forUpdate(sel).Scan(ctx); err != nil {
+		return nil, nil, nil, err
+	}
+	details, holds, err := orders{s}.detailsOf(ctx, rows)
+	return rows, details, holds, err
+}
+
 func (r orders) one(ctx context.Context, where string, arg any, missing string) (*domorder.Order, error) {
 	var rows []orderRow
 	if err := r.s.forUpdate(r.s.idb.NewSelect().Model(&rows).Where(where, arg)).Scan(ctx); err != nil {
@@ -151,8 +184,18 @@ func (r orders) one(ctx context.Context, where string, arg any, missing string) 
 
 // withDetails loads the positions of the order rows in one query.
 func (r orders) withDetails(ctx context.Context, rows []orderRow) ([]*domorder.Order, error) {
+	details, holds, err := r.detailsOf(ctx, rows)
+	if err != nil {
+		return nil, err
+	}
+	return assembleOrders(rows, details, holds)
+}
+
+// detailsOf reads the positions of the order rows and their reservations,
+// in position order.
+func (r orders) detailsOf(ctx context.Context, rows []orderRow) ([]orderDetailRow, []reservationRow, error) {
 	if len(rows) == 0 {
-		return []*domorder.Order{}, nil
+		return nil, nil, nil
 	}
 	ids := make([]int64, len(rows))
 	for i, row := range rows {
@@ -161,7 +204,7 @@ func (r orders) withDetails(ctx context.Context, rows []orderRow) ([]*domorder.O
 	var details []orderDetailRow
 	if err := r.s.idb.NewSelect().Model(&details).Where("order_id IN (?)", bun.List(ids)).
 		OrderExpr("order_id, position, id").Scan(ctx); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// Reservations change only under their order's row lock, which the
 	// caller holds in a write transaction.
@@ -169,8 +212,14 @@ func (r orders) withDetails(ctx context.Context, rows []orderRow) ([]*domorder.O
 	if err := r.s.idb.NewSelect().Model(&holds).
 		Where("order_detail_id IN (?)", r.s.idb.NewSelect().Table("order_details").Column("id").Where("order_id IN (?)", bun.List(ids))).
 		OrderExpr("order_detail_id, position").Scan(ctx); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	return details, holds, nil
+}
+
+// assembleOrders makes the domain's orders of the rows read, in the order
+// of rows; details and holds are in position order.
+func assembleOrders(rows []orderRow, details []orderDetailRow, holds []reservationRow) ([]*domorder.Order, error) {
 	holdsOf := make(map[int64][]stock.Hold, len(holds))
 	for _, h := range holds {
 		holdsOf[h.OrderDetailID] = append(holdsOf[h.OrderDetailID], stock.Hold{WarehouseID: h.WarehouseID, BinLocationID: h.BinLocationID, Quantity: h.Quantity, Lot: h.LotNumber})

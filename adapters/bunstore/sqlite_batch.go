@@ -459,3 +459,9 @@ func (d *sqliteDialect) articleIDsByNumber(ctx context.Context, s *store, number
 func (d *sqliteDialect) lockAndLoad(ctx context.Context, s *store, scope stock.Scope, now time.Time, warehouses []stock.KnownWarehouse, bins []stock.Bin, _ lotsHint) (*stock.WorkingSet, error) {
 	return lockThenLoad(ctx, s, scope, now, warehouses, bins)
 }
+
+// lockOrders: the immediate transaction holds the whole database, so the
+// three statements need no care.
+func (*sqliteDialect) lockOrders(ctx context.Context, s *store, ids []int64, numbers []string) ([]orderRow, []orderDetailRow, []reservationRow, error) {
+	return lockOrdersApart(ctx, s, ids, numbers)
+}
