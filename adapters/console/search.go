@@ -168,9 +168,10 @@ func goodsInAfterScan(id int64, es barcode.ElementString) string {
 }
 
 // goodsInFromScan reads what goodsInAfterScan put in the query into the
-// goods-in form's values. Until products are lot-tracked the form has no
-// lot or best-before field, so nothing shows them; the form that gets
-// those fields (named "lot" and "bestBefore") finds them filled in.
+// goods-in form's values: its lot and best-before fields (named "lot" and
+// "bestBefore"), which the form of a lot-tracked product shows. A product
+// that is not lot-tracked has no such fields, and the scan's lot is not
+// used.
 func goodsInFromScan(r *http.Request, goods *form) {
 	for _, name := range []string{"lot", "bestBefore"} {
 		if v := r.URL.Query().Get(name); v != "" {
