@@ -19,6 +19,7 @@ type DetailShipment struct {
 	OrderDetailID int64
 	Quantity      int
 	From          stock.LocationSpec
+	Lot           *stock.LotSpec
 }
 
 // ShipOrderDetails ships single positions, each from its own location. Each
@@ -49,7 +50,7 @@ func (a *App) ShipOrderDetails(ctx context.Context, meta BatchMeta, ops []Detail
 		batch := make([]BatchOperation, len(ops))
 		for i, op := range ops {
 			batch[i] = BatchOperation{OperationID: op.OperationID, Problem: op.Problem, Op: order.DetailShipment{
-				Order: orderOf[op.OrderDetailID], DetailID: op.OrderDetailID, Quantity: op.Quantity, From: op.From,
+				Order: orderOf[op.OrderDetailID], DetailID: op.OrderDetailID, Quantity: op.Quantity, From: op.From, Lot: op.Lot,
 			}}
 		}
 		results, err := applyOperations(ctx, s, now, meta, batch)

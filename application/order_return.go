@@ -48,6 +48,15 @@ func (a *App) ReturnOrder(ctx context.Context, meta BatchMeta, ref OrderRef, req
 		if err := op.RestockTo(req.Restock, req.To, def); err != nil {
 			return nil, err
 		}
+		if op.To != nil {
+			details := make([]int64, len(req.Lines))
+			for i, l := range req.Lines {
+				details[i] = l.OrderDetailID
+			}
+			if op.ShippedLots, err = s.Ledger().ShippedLots(ctx, details); err != nil {
+				return nil, err
+			}
+		}
 		if err := applyOne(ctx, s, now, op, stock.Reference{IdempotencyKey: meta.Key, User: meta.User}); err != nil {
 			return nil, err
 		}

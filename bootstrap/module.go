@@ -53,7 +53,7 @@ func Options(c Config) fx.Option {
 			return fl
 		}),
 		fx.Invoke(runCredentialSealing, ensureAPIUser, func(*http.Server) {}),
-		fx.Invoke(runMailDispatcher, runIdempotencyPurge, runProfiler),
+		fx.Invoke(runMailDispatcher, runIdempotencyPurge, runLotExpiry, runProfiler),
 		fx.Invoke(runWebhookDispatcher, runRetentionPurges, registerQueueMetrics),
 	)
 }

@@ -26,3 +26,21 @@ func runIdempotencyPurge(lc fx.Lifecycle, app *application.App, c Config, log *z
 		}
 	})
 }
+
+// expiryInterval is how often expired lots are looked for: well within the
+// minute after midnight UTC in which their expiry is to be recorded.
+const expiryInterval = 20 * time.Second
+
+// runLotExpiry records the expiry of lots, at start and then periodically,
+// until the service stops. Every instance runs it; each lot is counted once.
+func runLotExpiry(lc fx.Lifecycle, app *application.App, log *zap.Logger) {
+	every(lc, expiryInterval, func(ctx context.Context) {
+		n, err := app.ExpireLots(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			log.Warn("recording the expiry of lots failed", zap.Error(err))
+		case n > 0:
+			log.Info("recorded the expiry of lots", zap.Int("count", n))
+		}
+	})
+}

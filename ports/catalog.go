@@ -41,6 +41,9 @@ type LedgerRecord struct {
 // LedgerRepository reads the stock ledger (StockRepository.Save writes it).
 type LedgerRepository interface {
 	List(ctx context.Context, q ListQuery) (Page[LedgerRecord], error)
+	// ShippedLots are, per order detail, the lots its shipments took
+	// pieces of, in byte order (details that shipped no lot are left out).
+	ShippedLots(ctx context.Context, orderDetailIDs []int64) (map[int64][]string, error)
 }
 
 // StoredBatch is the remembered outcome of a batch under its idempotency key.

@@ -8,6 +8,9 @@ const (
 	IntField
 	BoolField
 	TimeField
+	// DateField is a date, YYYY-MM-DD: values are that text, compared as
+	// dates by =, <>, <, <=, >, >=, IN (no LIKE).
+	DateField
 )
 
 // ListFields are the properties a resource can be filtered and sorted by,
@@ -31,7 +34,8 @@ const (
 )
 
 // Filter is one condition; Values are typed by the field (string, int64,
-// bool, time.Time). IN takes several values, IS NULL none, the others one.
+// bool, time.Time; a DateField's are its text). IN takes several values,
+// IS NULL none, the others one.
 type Filter struct {
 	Property   string
 	Expression string
@@ -91,6 +95,10 @@ var (
 		"stockLedgerEntry.stockAfter": IntField, "stockLedgerEntry.idempotencyKey": TextField,
 		"stockLedgerEntry.orderId": IntField, "stockLedgerEntry.orderDetailId": IntField,
 		"stockLedgerEntry.user": TextField, "stockLedgerEntry.createdAt": TimeField,
-		"stockLedgerEntry.purchaseOrderId": IntField,
+		"stockLedgerEntry.purchaseOrderId": IntField, "stockLedgerEntry.lotNumber": TextField,
+	}
+	LotFields = ListFields{
+		"lot.id": IntField, "lot.articleDetailId": IntField, "lot.number": TextField,
+		"lot.bestBefore": DateField, "lot.expired": BoolField,
 	}
 )

@@ -24,6 +24,9 @@ type OrderRepository interface {
 	DetailIDsTaken(ctx context.Context, ids []int64) ([]int64, error)
 	// ByDetailIDs returns the orders that hold any of these positions.
 	ByDetailIDs(ctx context.Context, detailIDs []int64) ([]*order.Order, error)
+	// HoldingLotsOf returns, locked in id order, the orders whose
+	// positions hold pieces of lots of the article detail.
+	HoldingLotsOf(ctx context.Context, articleDetailID int64) ([]*order.Order, error)
 }
 
 // OutboxRepository queues mails in the transaction that causes them, so a

@@ -37,6 +37,7 @@ type Store interface {
 	Figures() FigureReader
 	Webhooks() WebhookRepository
 	Sessions() SessionRepository
+	Lots() LotRepository
 }
 
 // Clock tells the time; the domain never reads it itself.

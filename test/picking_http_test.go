@@ -56,7 +56,7 @@ func picks(t testing.TB, res *apitest.Response, orderID int64) []any {
 
 func pick(detail, article, warehouse, bin int64, code string, quantity int) map[string]any {
 	return map[string]any{"orderDetailId": float64(detail), "articleDetailId": float64(article), "warehouseId": float64(warehouse),
-		"binLocationId": float64(bin), "binLocationCode": code, "quantity": float64(quantity)}
+		"binLocationId": float64(bin), "binLocationCode": code, "quantity": float64(quantity), "lotNumber": nil}
 }
 
 func requirePicks(t testing.TB, got []any, want ...map[string]any) {

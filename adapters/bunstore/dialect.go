@@ -95,25 +95,25 @@ type articleNumberRow struct {
 }
 
 // lockThenLoad locks the products and then reads their mappings, in two
-// statements.
+// statements, and for a scope with lot-tracked products their lots, in two
+// more.
 func lockThenLoad(ctx context.Context, s *store, scope stock.Scope, now time.Time, warehouses []stock.KnownWarehouse, bins []stock.Bin) (*stock.WorkingSet, error) {
-	found, err := s.ArticleDetails().Lock(ctx, scope.Articles())
+	existing, tracked, err := lockTracked(ctx, s, scope.Articles())
 	if err != nil {
 		return nil, err
 	}
-	existing := make([]int64, 0, len(found))
-	for id, ok := range found {
-		if ok {
-			existing = append(existing, id)
-		}
+	lots, err := loadLots(ctx, s, tracked)
+	if err != nil {
+		return nil, err
 	}
 	ws := stock.NewWorkingSet(scope, now, warehouses, bins, existing)
 	needs := ws.MappingNeeds()
-	return loadInto(ctx, s, ws, needs)
+	return loadInto(ctx, s, ws, needs, lots)
 }
 
-// loadInto reads the mappings needs names into the working set.
-func loadInto(ctx context.Context, s *store, ws *stock.WorkingSet, needs stock.MappingNeeds) (*stock.WorkingSet, error) {
+// loadInto reads the mappings needs names into the working set, with what
+// their lots hold (lots, nil for a scope without lot-tracked products).
+func loadInto(ctx context.Context, s *store, ws *stock.WorkingSet, needs stock.MappingNeeds, lots *lotsLoaded) (*stock.WorkingSet, error) {
 	var rows []loadedMappingRow
 	if len(needs.InWarehouse) > 0 || len(needs.OnBin) > 0 {
 		var err error
@@ -123,6 +123,9 @@ func loadInto(ctx context.Context, s *store, ws *stock.WorkingSet, needs stock.M
 	}
 	mappings, mappingBins, err := stockMappings{s}.loaded(rows)
 	if err != nil {
+		return nil, err
+	}
+	if err := lots.into(ws, mappings); err != nil {
 		return nil, err
 	}
 	ws.Loaded(needs, mappings, mappingBins)

@@ -25,6 +25,7 @@ type ledgerRow struct {
 	OrderID         *int64    `bun:"order_id"`
 	OrderDetailID   *int64    `bun:"order_detail_id"`
 	PurchaseOrderID *int64    `bun:"purchase_order_id"`
+	LotNumber       *string   `bun:"lot_number"`
 	User            string    `bun:"user_name"`
 	CreatedAt       time.Time `bun:"created_at"`
 }
@@ -36,7 +37,7 @@ var ledgerColumns = columns{
 	"stockLedgerEntry.stockAfter": "l.stock_after", "stockLedgerEntry.idempotencyKey": "l.idempotency_key",
 	"stockLedgerEntry.orderId": "l.order_id", "stockLedgerEntry.orderDetailId": "l.order_detail_id",
 	"stockLedgerEntry.user": "l.user_name", "stockLedgerEntry.createdAt": "l.created_at",
-	"stockLedgerEntry.purchaseOrderId": "l.purchase_order_id",
+	"stockLedgerEntry.purchaseOrderId": "l.purchase_order_id", "stockLedgerEntry.lotNumber": "l.lot_number",
 }
 
 type ledger struct{ s *store }
@@ -49,6 +50,17 @@ func optional[T comparable](v T) *T {
 		return nil
 	}
 	return &v
+}
+
+// anyLot tells whether an entry names a lot: a batch without lot-tracked
+// products writes no lot column at all (NULL by default).
+func anyLot(entries []stock.LedgerEntry) bool {
+	for i := range entries {
+		if entries[i].LotNumber != "" {
+			return true
+		}
+	}
+	return false
 }
 
 func (r ledger) append(ctx context.Context, entries []stock.LedgerEntry) error {
@@ -101,6 +113,9 @@ func (r ledger) List(ctx context.Context, q ports.ListQuery) (ports.Page[ports.L
 		}
 		if row.PurchaseOrderID != nil {
 			e.Ref.PurchaseOrderID = *row.PurchaseOrderID
+		}
+		if row.LotNumber != nil {
+			e.LotNumber = *row.LotNumber
 		}
 		out.Items[i] = ports.LedgerRecord{ID: row.ID, LedgerEntry: e}
 	}

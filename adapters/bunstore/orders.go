@@ -48,6 +48,9 @@ type reservationRow struct {
 	ArticleDetailID int64 `bun:"article_detail_id"`
 	Quantity        int   `bun:"quantity"`
 	Position        int   `bun:"position"`
+	// LotNumber is the lot held, '' for a product that is not lot-tracked
+	// (part of the key: one position may hold two lots on one bin).
+	LotNumber string `bun:"lot_number,pk"`
 }
 
 var orderColumns = columns{
@@ -170,7 +173,7 @@ func (r orders) withDetails(ctx context.Context, rows []orderRow) ([]*domorder.O
 	}
 	holdsOf := make(map[int64][]stock.Hold, len(holds))
 	for _, h := range holds {
-		holdsOf[h.OrderDetailID] = append(holdsOf[h.OrderDetailID], stock.Hold{WarehouseID: h.WarehouseID, BinLocationID: h.BinLocationID, Quantity: h.Quantity})
+		holdsOf[h.OrderDetailID] = append(holdsOf[h.OrderDetailID], stock.Hold{WarehouseID: h.WarehouseID, BinLocationID: h.BinLocationID, Quantity: h.Quantity, Lot: h.LotNumber})
 	}
 	byOrder := make(map[int64][]domorder.DetailRecord, len(rows))
 	for _, d := range details {
@@ -208,7 +211,7 @@ func (r orders) Save(ctx context.Context, os ...*domorder.Order) error {
 			returned = append(returned, int64(d.Returned()))
 			for i, h := range d.Reservations() {
 				holds = append(holds, reservationRow{OrderDetailID: d.ID(), BinLocationID: h.BinLocationID,
-					WarehouseID: h.WarehouseID, ArticleDetailID: d.ArticleDetailID(), Quantity: h.Quantity, Position: i})
+					WarehouseID: h.WarehouseID, ArticleDetailID: d.ArticleDetailID(), Quantity: h.Quantity, Position: i, LotNumber: h.Lot})
 			}
 		}
 	}
@@ -233,12 +236,12 @@ func (r orders) saveReservations(ctx context.Context, detailIDs []int64, holds [
 	}
 	for start := 0; start < len(holds); start += reservationsPerInsert {
 		chunk := holds[start:min(start+reservationsPerInsert, len(holds))]
-		args := make([]any, 0, 6*len(chunk))
+		args := make([]any, 0, 7*len(chunk))
 		for _, h := range chunk {
-			args = append(args, h.OrderDetailID, h.BinLocationID, h.WarehouseID, h.ArticleDetailID, h.Quantity, h.Position)
+			args = append(args, h.OrderDetailID, h.BinLocationID, h.WarehouseID, h.ArticleDetailID, h.Quantity, h.Position, h.LotNumber)
 		}
-		if err := r.s.execSoon(ctx, `INSERT INTO reservations (order_detail_id, bin_location_id, warehouse_id, article_detail_id, quantity, position)
-VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?), ", len(chunk)), ", "), args...); err != nil {
+		if err := r.s.execSoon(ctx, `INSERT INTO reservations (order_detail_id, bin_location_id, warehouse_id, article_detail_id, quantity, position, lot_number)
+VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?), ", len(chunk)), ", "), args...); err != nil {
 			return err
 		}
 	}

@@ -57,6 +57,9 @@ type purchaseReceiptLineRow struct {
 	Quantity        int   `bun:"quantity"`
 	WarehouseID     int64 `bun:"warehouse_id"`
 	BinLocationID   int64 `bun:"bin_location_id"`
+	// LotNumber is the lot received, NULL for a product that is not
+	// lot-tracked.
+	LotNumber *string `bun:"lot_number"`
 }
 
 type incomingStockRow struct {
@@ -270,7 +273,7 @@ func (r purchaseOrders) AddReceipt(ctx context.Context, rec *purchase.Receipt) e
 	lines := make([]purchaseReceiptLineRow, len(rec.Lines))
 	for i, l := range rec.Lines {
 		lines[i] = purchaseReceiptLineRow{ReceiptID: row.ID, Position: i, LineID: l.LineID, ArticleDetailID: l.ArticleDetailID,
-			Quantity: l.Quantity, WarehouseID: l.WarehouseID, BinLocationID: l.BinLocationID}
+			Quantity: l.Quantity, WarehouseID: l.WarehouseID, BinLocationID: l.BinLocationID, LotNumber: optional(l.LotNumber)}
 	}
 	if len(lines) > 0 {
 		if _, err := r.s.idb.NewInsert().Model(&lines).Exec(ctx); err != nil {
@@ -328,8 +331,12 @@ func (r purchaseOrders) receiptLines(ctx context.Context, rows []purchaseReceipt
 	}
 	byReceipt := map[int64][]purchase.ReceivedLine{}
 	for _, l := range lines {
-		byReceipt[l.ReceiptID] = append(byReceipt[l.ReceiptID], purchase.ReceivedLine{LineID: l.LineID, ArticleDetailID: l.ArticleDetailID,
-			Quantity: l.Quantity, WarehouseID: l.WarehouseID, BinLocationID: l.BinLocationID})
+		rl := purchase.ReceivedLine{LineID: l.LineID, ArticleDetailID: l.ArticleDetailID,
+			Quantity: l.Quantity, WarehouseID: l.WarehouseID, BinLocationID: l.BinLocationID}
+		if l.LotNumber != nil {
+			rl.LotNumber = *l.LotNumber
+		}
+		byReceipt[l.ReceiptID] = append(byReceipt[l.ReceiptID], rl)
 	}
 	for i, row := range rows {
 		out[i] = &purchase.Receipt{ID: row.ID, PurchaseOrderID: row.PurchaseOrderID, CreatedAt: row.CreatedAt.UTC(), User: row.User,

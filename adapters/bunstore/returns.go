@@ -31,6 +31,8 @@ type returnDetailRow struct {
 	Quantity        int    `bun:"quantity"`
 	WarehouseID     *int64 `bun:"warehouse_id"`
 	BinLocationID   *int64 `bun:"bin_location_id"`
+	// LotNumber is the lot restocked, NULL when none.
+	LotNumber *string `bun:"lot_number"`
 }
 
 var returnColumns = columns{
@@ -50,7 +52,8 @@ func (r returns) Add(ctx context.Context, ret *domorder.Return) error {
 	lines := make([]returnDetailRow, len(ret.Lines))
 	for i, l := range ret.Lines {
 		lines[i] = returnDetailRow{ReturnID: row.ID, Position: i, OrderDetailID: l.OrderDetailID, ArticleDetailID: l.ArticleDetailID,
-			Quantity: l.Quantity, WarehouseID: optional(l.WarehouseID), BinLocationID: optional(l.BinLocationID)}
+			Quantity: l.Quantity, WarehouseID: optional(l.WarehouseID), BinLocationID: optional(l.BinLocationID),
+			LotNumber: optional(l.LotNumber)}
 	}
 	if len(lines) > 0 {
 		if _, err := r.s.idb.NewInsert().Model(&lines).Exec(ctx); err != nil {
@@ -108,6 +111,9 @@ func (r returns) withLines(ctx context.Context, rows []returnRow) ([]*domorder.R
 		}
 		if l.BinLocationID != nil {
 			rl.BinLocationID = *l.BinLocationID
+		}
+		if l.LotNumber != nil {
+			rl.LotNumber = *l.LotNumber
 		}
 		byReturn[l.ReturnID] = append(byReturn[l.ReturnID], rl)
 	}

@@ -58,8 +58,19 @@ func (r stockMappings) MappingsOfBinLocation(ctx context.Context, binLocationID 
 		return nil, err
 	}
 	out := make([]ports.MappingView, len(rows))
+	if len(rows) == 0 {
+		return out, nil
+	}
+	lots, err := r.mappingLots(ctx, binLocationID)
+	if err != nil {
+		return nil, err
+	}
 	for i := range rows {
 		out[i] = rows[i].view()
+		out[i].Lots = lots[rows[i].ArticleDetailID]
+		if out[i].Lots == nil {
+			out[i].Lots = []ports.MappingLot{}
+		}
 	}
 	return out, nil
 }

@@ -28,7 +28,8 @@ func (r stockMappings) Load(ctx context.Context, scope stock.Scope, now time.Tim
 	return r.s.db.dialect.lockAndLoad(ctx, r.s, scope, now, warehouses, bins)
 }
 
-// Save writes the working set's changed mappings and its ledger entries.
+// Save writes the working set's changed mappings, their lots (saveLots)
+// and its ledger entries.
 //
 // On PostgreSQL the statements that need no answer (the delete, the
 // updates, the ledger insert) wait in execSoon and go in one round trip with
@@ -37,6 +38,9 @@ func (r stockMappings) Load(ctx context.Context, scope stock.Scope, now time.Tim
 func (r stockMappings) Save(ctx context.Context, ws *stock.WorkingSet) error {
 	upserted, removed, entries := ws.Changes()
 	if err := r.apply(ctx, upserted, removed); err != nil {
+		return err
+	}
+	if err := r.saveLots(ctx, ws, upserted, removed); err != nil {
 		return err
 	}
 	return (ledger{r.s}).append(ctx, entries)

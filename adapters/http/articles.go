@@ -177,6 +177,7 @@ type ledgerEntryJSON struct {
 	OrderID         *int64    `json:"orderId"`
 	OrderDetailID   *int64    `json:"orderDetailId"`
 	PurchaseOrderID *int64    `json:"purchaseOrderId"`
+	LotNumber       *string   `json:"lotNumber"`
 	User            string    `json:"user"`
 	CreatedAt       string    `json:"createdAt"`
 }
@@ -210,5 +211,6 @@ func toLedgerEntryJSON(e ports.LedgerRecord) ledgerEntryJSON {
 		IdempotencyKey: nonZero(e.Ref.IdempotencyKey), OperationID: rawOrNull(e.Ref.OperationID),
 		OrderID: nonZero(e.Ref.OrderID), OrderDetailID: nonZero(e.Ref.OrderDetailID),
 		User: e.Ref.User, CreatedAt: e.CreatedAt.UTC().Format(timeLayout), PurchaseOrderID: nonZero(e.Ref.PurchaseOrderID),
+		LotNumber: nonZero(e.LotNumber),
 	}
 }

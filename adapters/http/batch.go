@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/errs"
@@ -391,4 +392,50 @@ func prefixed(prefix string, err error) error {
 		return err
 	}
 	return fmt.Errorf("%s%v", prefix, err)
+}
+
+// lotSpec reads the optional `lot` of an operation or line (extensions B):
+// `{"number", "bestBefore"?}`, where bestBefore absent, null and a date
+// differ (see stock.LotSpec).
+func lotSpec(fields jsonFields) (*stock.LotSpec, error) {
+	var members [2]jsonField
+	inner, present, err := object(members[:0], fields, "lot", "number", "bestBefore")
+	if err != nil || !present {
+		return nil, err
+	}
+	raw, ok := inner.get("number")
+	if !ok || string(raw) == "null" {
+		return nil, fmt.Errorf("lot.number is required")
+	}
+	number, err := decodeString(raw)
+	if err != nil {
+		return nil, fmt.Errorf("lot.number must be a string, not %s", string(raw))
+	}
+	spec := &stock.LotSpec{Number: number}
+	raw, spec.BestBeforeGiven = inner.get("bestBefore")
+	if spec.BestBeforeGiven && string(raw) != "null" {
+		s, err := decodeString(raw)
+		var d time.Time
+		if err == nil {
+			d, err = stock.ParseDate(s)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("lot.bestBefore must be a date YYYY-MM-DD or null, not %s", string(raw))
+		}
+		spec.BestBefore = &d
+	}
+	return spec, nil
+}
+
+// lineLot reads the `lot` of a line of a return or a receipt; property is
+// the line's (`details[0]`).
+func lineLot(raw json.RawMessage, property string) (*stock.LotSpec, error) {
+	if raw == nil {
+		return nil, nil
+	}
+	lot, err := lotSpec(jsonFields{{name: "lot", value: raw}})
+	if err != nil {
+		return nil, errs.Invalidf("%s.%v", property, err).On(property + ".lot")
+	}
+	return lot, nil
 }

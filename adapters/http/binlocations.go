@@ -38,6 +38,9 @@ type mappingJSON struct {
 	DefaultMapping  bool    `json:"defaultMapping"`
 	ReservedStock   int     `json:"reservedStock"`
 	LastStockTake   *string `json:"lastStockTake"`
+	// Lots are what each lot holds here, [] for a product that is not
+	// lot-tracked.
+	Lots []mappingLotJSON `json:"lots"`
 }
 
 type binLocationCreateBody struct {
@@ -84,6 +87,7 @@ func (h *Handler) getBinLocation(w http.ResponseWriter, r *http.Request) error {
 		out.Mappings[i] = mappingJSON{
 			ID: m.ID, BinLocationID: m.BinLocationID, ArticleDetailID: m.ArticleDetailID, Stock: m.Stock,
 			DefaultMapping: m.DefaultMapping, ReservedStock: m.ReservedStock, LastStockTake: formatTime(m.LastStockTake),
+			Lots: toMappingLotsJSON(m.Lots),
 		}
 	}
 	writeJSON(w, http.StatusOK, dataBody[binLocationDetailJSON]{Success: true, Data: out})

@@ -143,6 +143,7 @@ func (h *Handler) routes() {
 	h.pickingRoutes()
 	h.returnRoutes()
 	h.purchaseOrderRoutes()
+	h.lotRoutes()
 }
 
 // api registers an authenticated route whose handler reports failures as

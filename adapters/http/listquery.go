@@ -12,6 +12,7 @@ import (
 
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/limit"
+	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -288,6 +289,13 @@ func filterValue(typ ports.FieldType, raw string, index int) (any, error) {
 			}
 		}
 		return nil, errs.Invalidf("filter[%d][value] must be a timestamp like 2026-01-31T12:00:00+0000, not %q", index, raw)
+	case ports.DateField:
+		// Kept as its text, which both databases compare as the date.
+		t, err := stock.ParseDate(raw)
+		if err != nil {
+			return nil, errs.Invalidf("filter[%d][value] must be a date like 2026-01-31, not %q", index, raw)
+		}
+		return t.Format(stock.DateLayout), nil
 	}
 	return raw, nil
 }

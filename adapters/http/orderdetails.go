@@ -14,7 +14,7 @@ func (h *Handler) shipOrderDetails(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	ops := make([]application.DetailShipment, len(req.operations))
-	allowed := []string{"orderDetailId", "quantity", "warehouse", "binLocation"}
+	allowed := []string{"orderDetailId", "quantity", "warehouse", "binLocation", "lot"}
 	for i, op := range req.operations {
 		id, err := op.check(allowed)
 		if err == nil {
@@ -36,6 +36,9 @@ func (h *Handler) shipOrderDetails(w http.ResponseWriter, r *http.Request) error
 func parseDetailShipment(a *batchArena, fields jsonFields) (application.DetailShipment, error) {
 	var op application.DetailShipment
 	var err error
-	op.OrderDetailID, op.Quantity, op.From, err = quantityAt(a, fields, "orderDetailId")
+	if op.OrderDetailID, op.Quantity, op.From, err = quantityAt(a, fields, "orderDetailId"); err != nil {
+		return op, err
+	}
+	op.Lot, err = lotSpec(fields)
 	return op, err
 }

@@ -60,7 +60,7 @@ type receiptLineJSON struct {
 	Quantity        int   `json:"quantity"`
 	WarehouseID     int64 `json:"warehouseId"`
 	BinLocationID   int64 `json:"binLocationId"`
-	// LotNumber is null: no product is lot-tracked yet.
+	// LotNumber is null for a product that is not lot-tracked.
 	LotNumber *string `json:"lotNumber"`
 }
 
@@ -69,7 +69,7 @@ func toReceiptJSON(r *purchase.Receipt) receiptJSON {
 		Lines: make([]receiptLineJSON, len(r.Lines))}
 	for i, l := range r.Lines {
 		out.Lines[i] = receiptLineJSON{LineID: l.LineID, ArticleDetailID: l.ArticleDetailID, Quantity: l.Quantity,
-			WarehouseID: l.WarehouseID, BinLocationID: l.BinLocationID}
+			WarehouseID: l.WarehouseID, BinLocationID: l.BinLocationID, LotNumber: nullableText(l.LotNumber)}
 	}
 	return out
 }
@@ -105,6 +105,7 @@ type receiptLineBody struct {
 	LineID      int64           `json:"lineId"`
 	Quantity    int64           `json:"quantity"`
 	BinLocation json.RawMessage `json:"binLocation"`
+	Lot         json.RawMessage `json:"lot"`
 }
 
 func (h *Handler) purchaseOrderRoutes() {
@@ -229,7 +230,11 @@ func (h *Handler) receivePurchaseOrder(w http.ResponseWriter, r *http.Request) e
 		if err != nil {
 			return err
 		}
-		lines[i] = purchase.ReceiptLine{LineID: l.LineID, Quantity: q}
+		lot, err := lineLot(l.Lot, fmt.Sprintf("lines[%d]", i))
+		if err != nil {
+			return err
+		}
+		lines[i] = purchase.ReceiptLine{LineID: l.LineID, Quantity: q, Lot: lot}
 		if l.BinLocation != nil && !bytes.Equal(bytes.TrimSpace(l.BinLocation), []byte("null")) {
 			spec, err := locationSpec(nil, jsonFields{{name: "binLocation", value: l.BinLocation}}, fmt.Sprintf("lines[%d].", i))
 			if err != nil {

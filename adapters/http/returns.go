@@ -51,8 +51,9 @@ type returnBody struct {
 }
 
 type returnLineBody struct {
-	OrderDetailID int64 `json:"orderDetailId"`
-	Quantity      int64 `json:"quantity"`
+	OrderDetailID int64           `json:"orderDetailId"`
+	Quantity      int64           `json:"quantity"`
+	Lot           json.RawMessage `json:"lot"`
 }
 
 func (h *Handler) returnRoutes() {
@@ -105,7 +106,11 @@ func (h *Handler) createReturn(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		req.Lines = append(req.Lines, order.ReturnLine{OrderDetailID: l.OrderDetailID, Quantity: q})
+		lot, err := lineLot(l.Lot, fmt.Sprintf("details[%d]", i))
+		if err != nil {
+			return err
+		}
+		req.Lines = append(req.Lines, order.ReturnLine{OrderDetailID: l.OrderDetailID, Quantity: q, Lot: lot})
 	}
 	if meta.Key != "" {
 		meta.Endpoint = "POST " + r.URL.Path + "?" + r.URL.RawQuery

@@ -58,6 +58,8 @@ var routeActions = map[string]access.Action{
 	"POST /api/orders/{id}/returns":                               access.ManageOrders,
 	"GET /api/returns":                                            access.ReadOrders,
 	"GET /api/returns/{id}":                                       access.ReadOrders,
+	"GET /api/lots":                                               access.ReadStock,
+	"GET /api/lots/{id}":                                          access.ReadStock,
 	"GET /api/purchaseOrders":                                     access.ReadPurchaseOrders,
 	"POST /api/purchaseOrders":                                    access.ManagePurchaseOrders,
 	"GET /api/purchaseOrders/{id}":                                access.ReadPurchaseOrders,

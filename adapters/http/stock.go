@@ -38,21 +38,29 @@ func (h *Handler) stockEndpoint(endpoint string, parse func(*batchArena, jsonFie
 }
 
 func (h *Handler) stockRoutes() {
-	atLocation := []string{"articleDetailId", "quantity", "warehouse", "binLocation"}
+	atLocation := []string{"articleDetailId", "quantity", "warehouse", "binLocation", "lot"}
 	h.api("PUT /api/stock/set/{idempotencyKey}", h.stockEndpoint("stock/set", parseSet, atLocation))
 	h.api("PUT /api/stock/change/{idempotencyKey}", h.stockEndpoint("stock/change", parseChange, atLocation))
 	h.api("PUT /api/stock/relocate/{idempotencyKey}", h.stockEndpoint("stock/relocate", parseRelocation,
-		[]string{"articleDetailId", "quantity", "source", "destination"}))
+		[]string{"articleDetailId", "quantity", "source", "destination", "lot"}))
 }
 
 func parseSet(a *batchArena, fields jsonFields) (stock.Operation, error) {
 	article, quantity, at, err := quantityAt(a, fields, "articleDetailId")
-	return stock.Set{ArticleDetailID: article, At: at, Quantity: quantity}, err
+	if err != nil {
+		return nil, err
+	}
+	lot, err := lotSpec(fields)
+	return stock.Set{ArticleDetailID: article, At: at, Quantity: quantity, Lot: lot}, err
 }
 
 func parseChange(a *batchArena, fields jsonFields) (stock.Operation, error) {
 	article, quantity, at, err := quantityAt(a, fields, "articleDetailId")
-	return stock.Change{ArticleDetailID: article, At: at, Quantity: quantity}, err
+	if err != nil {
+		return nil, err
+	}
+	lot, err := lotSpec(fields)
+	return stock.Change{ArticleDetailID: article, At: at, Quantity: quantity, Lot: lot}, err
 }
 
 // quantityAt reads what set, change and order-detail shipping share: an id
@@ -97,7 +105,10 @@ func parseRelocation(a *batchArena, fields jsonFields) (stock.Operation, error) 
 	if op.From, err = relocationSide(a, fields, "source"); err != nil {
 		return op, err
 	}
-	op.To, err = relocationSide(a, fields, "destination")
+	if op.To, err = relocationSide(a, fields, "destination"); err != nil {
+		return op, err
+	}
+	op.Lot, err = lotSpec(fields)
 	return op, err
 }
 

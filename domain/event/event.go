@@ -56,6 +56,8 @@ const (
 	CausePurchaseOrdersCreate  = "purchaseOrders/create"
 	CausePurchaseOrdersReceive = "purchaseOrders/receive"
 	CausePurchaseOrdersUpdate  = "purchaseOrders/update"
+	// CauseExpiry: lots of the product expired at midnight UTC (B).
+	CauseExpiry = "expiry"
 )
 
 // Cause is why stock changed, as stock.changed tells it.

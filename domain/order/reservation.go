@@ -51,7 +51,7 @@ func (o *Order) trim(ws *stock.WorkingSet) error {
 		for i := len(d.reservations) - 1; i >= 0 && excess > 0; i-- {
 			h := &d.reservations[i]
 			n := min(excess, h.Quantity)
-			if err := ws.Release(d.articleDetailID, stock.Hold{WarehouseID: h.WarehouseID, BinLocationID: h.BinLocationID, Quantity: n}); err != nil {
+			if err := ws.Release(d.articleDetailID, stock.Hold{WarehouseID: h.WarehouseID, BinLocationID: h.BinLocationID, Quantity: n, Lot: h.Lot}); err != nil {
 				return err
 			}
 			h.Quantity -= n
@@ -76,10 +76,10 @@ func (o *Order) keepHolds() func() {
 	}
 }
 
-// hold adds holds to a position, one per bin.
+// hold adds holds to a position, one per bin and lot.
 func (d *Detail) hold(holds []stock.Hold) {
 	for _, h := range holds {
-		i := slices.IndexFunc(d.reservations, func(x stock.Hold) bool { return x.BinLocationID == h.BinLocationID })
+		i := slices.IndexFunc(d.reservations, func(x stock.Hold) bool { return x.BinLocationID == h.BinLocationID && x.Lot == h.Lot })
 		if i >= 0 {
 			d.reservations[i].Quantity += h.Quantity
 		} else {
@@ -207,20 +207,93 @@ type Pick struct {
 }
 
 // Picks are the order's reservations in the order a picker walks: by bin
-// code (byte order), then by position. binCode names the bins.
+// code (byte order), then by position, then lot as reserved. binCode names
+// the bins.
 func (o *Order) Picks(binCode func(bin int64) string) []Pick {
 	picks := []Pick{}
 	for _, d := range o.details {
 		for _, h := range d.reservations {
 			picks = append(picks, Pick{
 				OrderDetailID: d.id, ArticleDetailID: d.articleDetailID, WarehouseID: h.WarehouseID,
-				BinLocationID: h.BinLocationID, BinLocationCode: binCode(h.BinLocationID), Quantity: h.Quantity,
+				BinLocationID: h.BinLocationID, BinLocationCode: binCode(h.BinLocationID), Quantity: h.Quantity, LotNumber: h.Lot,
 			})
 		}
 	}
-	slices.SortFunc(picks, func(a, b Pick) int {
+	// Stable: a position's two lots on one bin stay in the order they were
+	// reserved, first expiring first.
+	slices.SortStableFunc(picks, func(a, b Pick) int {
 		return cmp.Or(strings.Compare(a.BinLocationCode, b.BinLocationCode), cmp.Compare(a.OrderDetailID, b.OrderDetailID),
 			cmp.Compare(a.BinLocationID, b.BinLocationID))
 	})
 	return picks
+}
+
+// ReleaseExpired releases the order's holds of lots that have expired: an
+// expired piece is never picked or shipped, so it is not held for either
+// (a picking list made again takes other lots).
+type ReleaseExpired struct{ Order *Order }
+
+func (r ReleaseExpired) Declare(sc *stock.Scope) { r.Order.declareHolds(sc) }
+
+func (r ReleaseExpired) Run(ws *stock.WorkingSet, _ stock.Reference) error {
+	restore := r.Order.keepHolds()
+	for _, d := range r.Order.details {
+		kept := d.reservations[:0:0]
+		for _, h := range d.reservations {
+			if h.Lot == "" || !ws.LotExpired(d.articleDetailID, h.Lot) {
+				kept = append(kept, h)
+				continue
+			}
+			if err := ws.Release(d.articleDetailID, h); err != nil {
+				restore()
+				return err
+			}
+		}
+		d.reservations = kept
+	}
+	return nil
+}
+
+// HoldsExpired tells whether any position holds pieces of a lot that
+// expired on the working set's day.
+func (o *Order) HoldsExpired(ws *stock.WorkingSet) bool {
+	for _, d := range o.details {
+		for _, h := range d.reservations {
+			if h.Lot != "" && ws.LotExpired(d.articleDetailID, h.Lot) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Expiry records that lots of a product have expired (B): the holds of
+// its expired lots are released, whoever holds them, and their pieces
+// count as expired from then on. Holders are the orders that hold pieces
+// of the product's lots; Warehouses are those where it has stock, all of
+// which must be loaded. Run leaves the lots it counted in Counted.
+type Expiry struct {
+	ArticleDetailID int64
+	Warehouses      []int64
+	Holders         []*Order
+	Counted         []stock.Lot
+}
+
+func (e *Expiry) Declare(sc *stock.Scope) {
+	for _, w := range e.Warehouses {
+		sc.Add(e.ArticleDetailID, stock.LocationSpec{Warehouse: &stock.WarehouseSpec{ID: w}})
+	}
+	for _, o := range e.Holders {
+		o.declareHolds(sc)
+	}
+}
+
+func (e *Expiry) Run(ws *stock.WorkingSet, ref stock.Reference) error {
+	for _, o := range e.Holders {
+		if err := (ReleaseExpired{Order: o}).Run(ws, ref); err != nil {
+			return err
+		}
+	}
+	e.Counted = ws.RecordExpiry(e.ArticleDetailID)
+	return nil
 }

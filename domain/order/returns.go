@@ -2,6 +2,7 @@ package order
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/shopstock/inventory/domain/errs"
@@ -48,10 +49,15 @@ type ReturnShipment struct {
 	Order *Order
 	Lines []ReturnLine
 	// To is where restocked pieces go; nil: they are not restocked.
-	To     *stock.LocationSpec
-	Now    time.Time
-	User   string
-	Result *Return
+	To *stock.LocationSpec
+	// ShippedLots are, per order detail, the lots its shipments took
+	// pieces of (from the ledger): a restocked return of a lot-tracked
+	// product that names no lot goes back into the one lot its position
+	// shipped from.
+	ShippedLots map[int64][]string
+	Now         time.Time
+	User        string
+	Result      *Return
 }
 
 func (r *ReturnShipment) Declare(sc *stock.Scope) {
@@ -79,19 +85,23 @@ func (r *ReturnShipment) Run(ws *stock.WorkingSet, ref stock.Reference) error {
 		}
 	}
 	rec := &Return{OrderID: o.id, CreatedAt: r.Now, User: r.User, Restock: r.To != nil}
-	for _, l := range r.Lines {
+	for i, l := range r.Lines {
 		d, _ := o.Detail(l.OrderDetailID)
 		line := ReturnedLine{OrderDetailID: d.id, ArticleDetailID: d.articleDetailID, Quantity: l.Quantity}
 		if r.To != nil {
 			ref.OrderID, ref.OrderDetailID = o.id, d.id
+			lot, err := r.returnLot(ws, d, l, i)
+			if err != nil {
+				return err
+			}
 			loc, err := ws.Locate(d.articleDetailID, *r.To)
 			if err == nil {
-				loc, err = ws.Restock(d.articleDetailID, loc, l.Quantity, l.Lot, ref)
+				loc, err = ws.Restock(d.articleDetailID, loc, l.Quantity, lot, ref)
 			}
 			if err != nil {
 				return err
 			}
-			line.WarehouseID, line.BinLocationID = at.WarehouseID, loc.BinLocationID
+			line.WarehouseID, line.BinLocationID, line.LotNumber = at.WarehouseID, loc.BinLocationID, ws.LotNumber(lot)
 		}
 		rec.Lines = append(rec.Lines, line)
 	}
@@ -169,4 +179,24 @@ func (r *ReturnShipment) RestockTo(restock bool, given *stock.LocationSpec, defa
 		r.To = &stock.LocationSpec{Warehouse: &stock.WarehouseSpec{ID: defaultWarehouse}}
 	}
 	return nil
+}
+
+// returnLot is the lot restocked pieces of line i go back into: the one
+// it names, else, for a lot-tracked product, the one lot its position
+// shipped from; a position that shipped from several lots (or none) needs
+// the line to name it.
+func (r *ReturnShipment) returnLot(ws *stock.WorkingSet, d *Detail, l ReturnLine, i int) (*stock.LotSpec, error) {
+	if l.Lot != nil || !ws.LotTracked(d.articleDetailID) {
+		return l.Lot, nil
+	}
+	lots := r.ShippedLots[d.id]
+	if len(lots) == 1 {
+		return &stock.LotSpec{Number: lots[0]}, nil
+	}
+	shipped := "no lot"
+	if len(lots) > 1 {
+		shipped = "lots " + strings.Join(lots, ", ")
+	}
+	return nil, errs.Invalidf("lot required: order detail %d shipped from %s; name the lot the returned pieces go back into", d.id, shipped).
+		On(fmt.Sprintf("details[%d].lot", i)).Breaks(stock.LotRequired).About(errs.Subject{OrderDetail: d.id, ArticleDetail: d.articleDetailID})
 }

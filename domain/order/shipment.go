@@ -42,7 +42,7 @@ func (s Shipment) Run(ws *stock.WorkingSet, ref stock.Reference) error {
 	for _, l := range lines {
 		ref.OrderID, ref.OrderDetailID = o.id, l.DetailID
 		d, _ := o.Detail(l.DetailID)
-		err := d.shipHolding(ws, s.From, l.Quantity, ref)
+		err := d.shipHolding(ws, s.From, l.Quantity, nil, ref)
 		if err == nil {
 			continue
 		}
@@ -68,12 +68,12 @@ func (s Shipment) Run(ws *stock.WorkingSet, ref stock.Reference) error {
 // reservations there first, then unreserved stock. The reservations it
 // shipped shrink (the order's trim releases any that then exceed what is
 // left to ship).
-func (d *Detail) shipHolding(ws *stock.WorkingSet, from stock.LocationSpec, quantity int, ref stock.Reference) error {
+func (d *Detail) shipHolding(ws *stock.WorkingSet, from stock.LocationSpec, quantity int, lot *stock.LotSpec, ref stock.Reference) error {
 	at, err := ws.Locate(d.articleDetailID, from)
 	if err != nil {
 		return err
 	}
-	used, err := ws.ShipHolding(d.articleDetailID, at, quantity, d.reservations, ref)
+	used, err := ws.ShipHolding(d.articleDetailID, at, quantity, d.reservations, lot, ref)
 	if err != nil {
 		return err
 	}
@@ -132,7 +132,7 @@ func (s DetailShipment) Run(ws *stock.WorkingSet, ref stock.Reference) error {
 	}
 	d, _ := s.Order.Detail(s.DetailID)
 	ref.OrderID, ref.OrderDetailID = s.Order.id, s.DetailID
-	if err := d.shipHolding(ws, s.From, s.Quantity, ref); err != nil {
+	if err := d.shipHolding(ws, s.From, s.Quantity, s.Lot, ref); err != nil {
 		return err
 	}
 	if err := s.Order.ShipDetail(s.DetailID, s.Quantity); err != nil {

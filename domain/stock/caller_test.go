@@ -14,18 +14,18 @@ func TestUnresolvedInputIsRefused(t *testing.T) {
 		op   func(inv *WorkingSet) error
 		kind errs.Kind
 	}{
-		{"no article", func(inv *WorkingSet) error { return inv.change(0, atA, 1, ref) }, errs.Invalid},
+		{"no article", func(inv *WorkingSet) error { return inv.change(0, atA, 1, nil, ref) }, errs.Invalid},
 		{"no article to default", func(inv *WorkingSet) error { return inv.setDefault(0, binOf(shelfA), true) }, errs.Invalid},
-		{"no warehouse", func(inv *WorkingSet) error { return inv.change(article, Location{}, 1, ref) }, errs.Internal},
+		{"no warehouse", func(inv *WorkingSet) error { return inv.change(article, Location{}, 1, nil, ref) }, errs.Internal},
 		{"a bin in another warehouse", func(inv *WorkingSet) error {
-			return inv.set(article, Location{WarehouseID: wh2, BinLocationID: shelfA}, 1, ref)
+			return inv.set(article, Location{WarehouseID: wh2, BinLocationID: shelfA}, 1, nil, ref)
 		}, errs.Internal},
 		{"a destination that is not resolved", func(inv *WorkingSet) error {
-			_, err := inv.relocate(article, atA, Location{BinLocationID: shelfB}, 1, false, ref)
+			_, err := inv.relocate(article, atA, Location{BinLocationID: shelfB}, 1, false, nil, ref)
 			return err
 		}, errs.Internal},
 		{"a warehouse whose unknown bin location is not loaded", func(inv *WorkingSet) error {
-			return inv.change(article, Location{WarehouseID: 3}, 1, ref)
+			return inv.change(article, Location{WarehouseID: 3}, 1, nil, ref)
 		}, errs.Internal},
 		{"an unresolved bin to default", func(inv *WorkingSet) error { return inv.setDefault(article, Bin{Code: "X"}, true) }, errs.Internal},
 		{"a bin in another warehouse to default", func(inv *WorkingSet) error {

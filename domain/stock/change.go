@@ -19,10 +19,10 @@ func (c Change) Run(ws *WorkingSet, ref Reference) error {
 	if err != nil {
 		return err
 	}
-	return ws.change(c.ArticleDetailID, at, c.Quantity, ref)
+	return ws.change(c.ArticleDetailID, at, c.Quantity, c.Lot, ref)
 }
 
-func (ws *WorkingSet) change(article int64, at Location, quantity int, ref Reference) error {
+func (ws *WorkingSet) change(article int64, at Location, quantity int, lot *LotSpec, ref Reference) error {
 	if err := ws.check(article, at); err != nil {
 		return err
 	}
@@ -31,14 +31,20 @@ func (ws *WorkingSet) change(article int64, at Location, quantity int, ref Refer
 			On("quantity").Breaks(QuantityOutOfRange).About(concerning(article, at))
 	}
 	if quantity > 0 {
-		_, err := ws.stockIn(article, at, quantity, EntryIncoming, ref)
+		_, err := ws.stockIn(article, at, quantity, lot, EntryIncoming, ref)
+		return err
+	}
+	// A write-off may name an expired lot; without a lot, expired pieces
+	// stay (they leave by name).
+	c, err := ws.lotOut(article, lot, lot != nil)
+	if err != nil {
 		return err
 	}
 	sources := ws.sources(article, at, 0)
-	if avail := available(sources); -quantity > avail {
+	if avail := ws.availableTo(article, sources, c); -quantity > avail {
 		return insufficient(article, at, -quantity, avail)
 	}
-	ws.apply(article, ws.take(sources, -quantity), EntryOutgoing, ref)
+	ws.apply(article, ws.takeBy(article, sources, -quantity, c), EntryOutgoing, ref)
 	return nil
 }
 
@@ -46,7 +52,7 @@ func (ws *WorkingSet) change(article int64, at Location, quantity int, ref Refer
 // return, a receipt): at a bin, or on a warehouse the product's default bin
 // there, else its unknown bin location; never over MaxStock. It tells the
 // bin the pieces went to.
-func (ws *WorkingSet) stockIn(article int64, at Location, quantity int, typ EntryType, ref Reference) (Location, error) {
+func (ws *WorkingSet) stockIn(article int64, at Location, quantity int, lot *LotSpec, typ EntryType, ref Reference) (Location, error) {
 	bin, err := ws.inTarget(article, at)
 	if err != nil {
 		return Location{}, err
@@ -54,7 +60,11 @@ func (ws *WorkingSet) stockIn(article int64, at Location, quantity int, typ Entr
 	if err := ws.checkLimitOn(article, at, bin, quantity); err != nil {
 		return Location{}, err
 	}
-	ws.apply(article, []step{{at.WarehouseID, bin, quantity}}, typ, ref)
+	number, err := ws.lotIn(article, lot, true)
+	if err != nil {
+		return Location{}, err
+	}
+	ws.apply(article, []step{{at.WarehouseID, bin, quantity, number}}, typ, ref)
 	return Location{WarehouseID: at.WarehouseID, BinLocationID: bin}, nil
 }
 

@@ -23,25 +23,25 @@ func TestChangesSaysWhatToWriteBack(t *testing.T) {
 		{
 			name:     "a modified mapping is upserted",
 			rows:     []row{{bin: shelfA, stock: 2}, {bin: shelfB, stock: 2}},
-			ops:      func(t *testing.T, inv *WorkingSet) { mustNot(t, inv.change(article, atA, 1, ref)) },
+			ops:      func(t *testing.T, inv *WorkingSet) { mustNot(t, inv.change(article, atA, 1, nil, ref)) },
 			upserted: want(row{bin: shelfA, stock: 3}), removed: want(),
 		},
 		{
 			name:     "a new mapping is upserted without an id",
-			ops:      func(t *testing.T, inv *WorkingSet) { mustNot(t, inv.change(article, atA, 1, ref)) },
+			ops:      func(t *testing.T, inv *WorkingSet) { mustNot(t, inv.change(article, atA, 1, nil, ref)) },
 			upserted: want(row{bin: shelfA, stock: 1}), removed: want(), newIDs: 1,
 		},
 		{
 			name:     "an emptied stored mapping is removed",
 			rows:     []row{{bin: shelfA, stock: 2}},
-			ops:      func(t *testing.T, inv *WorkingSet) { mustNot(t, inv.change(article, atA, -2, ref)) },
+			ops:      func(t *testing.T, inv *WorkingSet) { mustNot(t, inv.change(article, atA, -2, nil, ref)) },
 			upserted: want(), removed: want(row{bin: shelfA}),
 		},
 		{
 			name: "a new mapping emptied again is never written",
 			ops: func(t *testing.T, inv *WorkingSet) {
-				mustNot(t, inv.change(article, atA, 2, ref))
-				mustNot(t, inv.change(article, atA, -2, ref))
+				mustNot(t, inv.change(article, atA, 2, nil, ref))
+				mustNot(t, inv.change(article, atA, -2, nil, ref))
 			},
 			upserted: want(), removed: want(),
 		},
@@ -49,8 +49,8 @@ func TestChangesSaysWhatToWriteBack(t *testing.T) {
 			name: "a stored mapping emptied and filled again is upserted as itself",
 			rows: []row{{bin: shelfA, stock: 2}},
 			ops: func(t *testing.T, inv *WorkingSet) {
-				mustNot(t, inv.change(article, atA, -2, ref))
-				mustNot(t, inv.change(article, atA, 3, ref))
+				mustNot(t, inv.change(article, atA, -2, nil, ref))
+				mustNot(t, inv.change(article, atA, 3, nil, ref))
 			},
 			upserted: want(row{bin: shelfA, stock: 3}), removed: want(),
 		},
@@ -98,9 +98,9 @@ func TestChangesSaysWhatToWriteBack(t *testing.T) {
 
 func TestChangedArticlesAreThoseWhoseMappingsAreWritten(t *testing.T) {
 	ws := load(t, row{bin: shelfA, stock: 2}, row{bin: shelfB, stock: 4, article: other}, row{bin: shelfC, stock: 1})
-	mustNot(t, ws.change(article, atA, -2, ref)) // a stored mapping removed
+	mustNot(t, ws.change(article, atA, -2, nil, ref)) // a stored mapping removed
 	eq(t, "after a removal", ws.ChangedArticles(), []int64{article})
-	mustNot(t, ws.change(other, atD, 3, ref)) // a new mapping
+	mustNot(t, ws.change(other, atD, 3, nil, ref)) // a new mapping
 	got := ws.ChangedArticles()
 	slices.Sort(got)
 	eq(t, "after a new mapping", got, []int64{article, other})

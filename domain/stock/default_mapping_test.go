@@ -80,6 +80,6 @@ func TestTheUnknownBinLocationIsNeverADefault(t *testing.T) {
 func TestANewDefaultReceivesTheNextIncomingStock(t *testing.T) {
 	inv := load(t, row{bin: shelfA, stock: 2, def: true})
 	mustNot(t, inv.setDefault(article, binOf(shelfC), true))
-	mustNot(t, inv.change(article, inWH1, 5, ref))
+	mustNot(t, inv.change(article, inWH1, 5, nil, ref))
 	eq(t, "state", state(inv), want(row{bin: shelfA, stock: 2}, row{bin: shelfC, stock: 5, def: true}))
 }

@@ -37,7 +37,7 @@ func (w writeOff) Run(ws *WorkingSet, ref Reference) error {
 	}
 	// change refuses to take more than the unreserved stock, and writes
 	// the ledger entry.
-	return ws.change(w.ArticleDetailID, from, -w.Quantity, ref)
+	return ws.change(w.ArticleDetailID, from, -w.Quantity, nil, ref)
 }
 
 // Example_writeOff runs three write-offs the way the application's batch

@@ -8,7 +8,7 @@ import (
 
 func TestALedgerEntryRecordsTheChangeOfOneMapping(t *testing.T) {
 	inv := load(t, row{bin: shelfA, stock: 2, def: true}, row{bin: shelfB, stock: 4})
-	mustNot(t, inv.change(article, inWH1, -5, ref))
+	mustNot(t, inv.change(article, inWH1, -5, nil, ref))
 	eq(t, "entries", entries(inv), []LedgerEntry{
 		{ArticleDetailID: article, WarehouseID: wh1, BinLocationID: shelfA, Type: EntryOutgoing, Quantity: -2, StockAfter: 0, Ref: ref, CreatedAt: now},
 		{ArticleDetailID: article, WarehouseID: wh1, BinLocationID: shelfB, Type: EntryOutgoing, Quantity: -3, StockAfter: 1, Ref: ref, CreatedAt: now},
@@ -45,19 +45,19 @@ func TestLedgerAndInvariantsHoldOverABatch(t *testing.T) {
 		case 0:
 			at := pick()
 			what = fmt.Sprintf("set %d at %s", q, at)
-			err = inv.set(a, at, q, ref)
+			err = inv.set(a, at, q, nil, ref)
 		case 1:
 			at := pick()
 			what = fmt.Sprintf("change %d at %s", q, at)
-			err = inv.change(a, at, q, ref)
+			err = inv.change(a, at, q, nil, ref)
 		case 2:
 			from, to, all := pick(), pick(), rng.IntN(4) == 0
 			what = fmt.Sprintf("relocate %d (all %v) from %s to %s", q, all, from, to)
-			_, err = inv.relocate(a, from, to, q, all, ref)
+			_, err = inv.relocate(a, from, to, q, all, nil, ref)
 		case 3:
 			at := pick()
 			what = fmt.Sprintf("ship %d from %s", q, at)
-			_, err = inv.ShipHolding(a, at, q, nil, ref)
+			_, err = inv.ShipHolding(a, at, q, nil, nil, ref)
 		case 4:
 			bin := binOf(shelves[rng.IntN(len(shelves))])
 			isDefault := rng.IntN(3) > 0

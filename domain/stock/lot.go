@@ -295,3 +295,156 @@ func (ws *WorkingSet) LotNumber(spec *LotSpec) string {
 	n, _ := spec.number("")
 	return n
 }
+
+// lotChoice says which lots a stock-out may take from a product's stock.
+type lotChoice struct {
+	tracked bool   // the product is lot-tracked; else there are no lots
+	only    string // the lot named; "" takes lots first expiring first out
+	expired bool   // expired lots may be taken (a write-off, a quarantine move)
+}
+
+// takes tells whether the choice may take pieces of lot number.
+func (ws *WorkingSet) takes(article int64, number string, c lotChoice) bool {
+	if c.only != "" {
+		return number == c.only
+	}
+	return c.expired || !ws.lots[lotKey{article, number}].ExpiredOn(ws.now)
+}
+
+// LotExpired tells whether a lot of an article detail is expired on the
+// working set's day.
+func (ws *WorkingSet) LotExpired(article int64, number string) bool {
+	return ws.lots[lotKey{article, number}].ExpiredOn(ws.now)
+}
+
+// lotOut is the choice of a stock-out that may name a lot: on a product
+// that is not lot-tracked no lot may be named; a named lot must exist and
+// keep its best-before date. expired says whether expired lots may go
+// (a write-off or a move may take them, a shipment or a picking list
+// never).
+func (ws *WorkingSet) lotOut(article int64, spec *LotSpec, expired bool) (lotChoice, error) {
+	c := lotChoice{tracked: ws.tracked[article], expired: expired}
+	if spec == nil {
+		return c, nil
+	}
+	l, err := ws.namedLot(article, spec)
+	if err != nil {
+		return c, err
+	}
+	if _, ok := ws.lots[lotKey{article, l.Number}]; !ok {
+		return c, errs.Invalidf("article detail %d has no lot %q", article, l.Number).On("lot.number").
+			Breaks(InsufficientStock).About(errs.Subject{ArticleDetail: article})
+	}
+	if !expired && l.ExpiredOn(ws.now) {
+		return c, errs.Invalidf("lot %q of article detail %d expired on %s", l.Number, article, ws.expiryDay(l)).On("lot").
+			Breaks(LotExpired).About(errs.Subject{ArticleDetail: article})
+	}
+	c.only = l.Number
+	return c, nil
+}
+
+// expiryDay is the first day a dated lot is expired.
+func (ws *WorkingSet) expiryDay(l Lot) string {
+	return l.BestBefore.AddDate(0, 0, 1).Format(DateLayout)
+}
+
+// lotIn is the lot pieces coming in belong to: none on a product that is
+// not lot-tracked (naming one fails), a named one on a lot-tracked product
+// (naming none fails). A lot named for the first time is created, with
+// the best-before date given, when create is set (stock really comes in).
+func (ws *WorkingSet) lotIn(article int64, spec *LotSpec, create bool) (string, error) {
+	if !ws.tracked[article] {
+		if spec != nil {
+			_, err := ws.namedLot(article, spec)
+			return "", err
+		}
+		return "", nil
+	}
+	if spec == nil {
+		return "", errs.Invalidf("lot required: article detail %d is lot-tracked, so stock coming in must name its lot", article).
+			On("lot").Breaks(LotRequired).About(errs.Subject{ArticleDetail: article})
+	}
+	l, err := ws.namedLot(article, spec)
+	if err != nil {
+		return "", err
+	}
+	if _, ok := ws.lots[lotKey{article, l.Number}]; !ok && create {
+		ws.setLot(l)
+	}
+	return l.Number, nil
+}
+
+// namedLot is the lot spec names for a lot-tracked article: the existing
+// lot of that number, whose best-before date the spec must not contradict,
+// or a new one with the spec's date (counted as expired from the start
+// when it is already past).
+func (ws *WorkingSet) namedLot(article int64, spec *LotSpec) (Lot, error) {
+	if !ws.tracked[article] {
+		return Lot{}, errs.Invalidf("article detail %d is not lot-tracked: leave out lot", article).On("lot").
+			Breaks(LotNotTracked).About(errs.Subject{ArticleDetail: article})
+	}
+	number, err := spec.number("lot")
+	if err != nil {
+		return Lot{}, err
+	}
+	l, ok := ws.lots[lotKey{article, number}]
+	if !ok {
+		l = Lot{ArticleDetailID: article, Number: number, BestBefore: spec.BestBefore}
+		l.ExpiryCounted = l.ExpiredOn(ws.now)
+		return l, nil
+	}
+	if spec.BestBeforeGiven && !sameDate(l.BestBefore, spec.BestBefore) {
+		return Lot{}, errs.Invalidf("lot %q of article detail %d has %s, not %s", number, article, describeDate(l.BestBefore), describeDate(spec.BestBefore)).
+			On("lot.bestBefore").Breaks(LotBestBeforeMismatch).About(errs.Subject{ArticleDetail: article})
+	}
+	return l, nil
+}
+
+func sameDate(a, b *time.Time) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return a.Equal(*b)
+}
+
+func describeDate(d *time.Time) string {
+	if d == nil {
+		return "no best-before date"
+	}
+	return "best-before " + d.Format(DateLayout)
+}
+
+// RecordExpiry counts the expiry of the article detail's lots that are
+// expired on the working set's day and not counted yet: from now on their
+// pieces count in expiredStock (TotalsChanges). It returns the lots it
+// counted, in FEFO order. Their holds are their holders' to release (see
+// order.ReleaseExpired). Every mapping of the article detail must be loaded
+// (its warehouses whole), or the totals would miss the pieces of those
+// not loaded.
+func (ws *WorkingSet) RecordExpiry(article int64) []Lot {
+	var counted []Lot
+	for k, l := range ws.lots {
+		if k.article == article && !l.ExpiryCounted && l.ExpiredOn(ws.now) {
+			counted = append(counted, l)
+		}
+	}
+	slices.SortFunc(counted, CompareFEFO)
+	for i := range counted {
+		counted[i].ExpiryCounted = true
+		ws.setLot(counted[i])
+	}
+	if len(counted) == 0 {
+		return nil
+	}
+	for _, m := range ws.all {
+		if m.articleDetailID == article && len(m.lots) > 0 {
+			for _, l := range counted {
+				if m.lot(l.Number) >= 0 {
+					ws.touch(m)
+					break
+				}
+			}
+		}
+	}
+	return counted
+}

@@ -1,6 +1,10 @@
 package stock
 
-import "github.com/shopstock/inventory/domain/errs"
+import (
+	"slices"
+
+	"github.com/shopstock/inventory/domain/errs"
+)
 
 // Relocate moves Quantity of unreserved stock from one location to another,
 // or with All every unreserved piece at the source (Quantity is then
@@ -29,12 +33,12 @@ func (r Relocate) Run(ws *WorkingSet, ref Reference) error {
 	if err != nil {
 		return err
 	}
-	_, err = ws.relocate(r.ArticleDetailID, from, to, r.Quantity, r.All, ref)
+	_, err = ws.relocate(r.ArticleDetailID, from, to, r.Quantity, r.All, r.Lot, ref)
 	return err
 }
 
 // relocate returns how much moved.
-func (ws *WorkingSet) relocate(article int64, from, to Location, quantity int, all bool, ref Reference) (int, error) {
+func (ws *WorkingSet) relocate(article int64, from, to Location, quantity int, all bool, lot *LotSpec, ref Reference) (int, error) {
 	if err := ws.check(article, from); err != nil {
 		return 0, err
 	}
@@ -62,8 +66,15 @@ func (ws *WorkingSet) relocate(article int64, from, to Location, quantity int, a
 	if from.IsWarehouse() && from.WarehouseID == to.WarehouseID {
 		except = to.BinLocationID
 	}
+	// Pieces move with their lots. A named lot moves even when expired (to
+	// quarantine), and so does "all"; otherwise lots go first expiring
+	// first out, expired ones staying.
+	c, err := ws.lotOut(article, lot, lot != nil || all)
+	if err != nil {
+		return 0, err
+	}
 	sources := ws.sources(article, from, except)
-	avail := available(sources)
+	avail := ws.availableTo(article, sources, c)
 	if all {
 		quantity = avail
 	}
@@ -76,7 +87,17 @@ func (ws *WorkingSet) relocate(article int64, from, to Location, quantity int, a
 	if err := ws.checkLimitOn(article, to, target, quantity); err != nil {
 		return 0, err
 	}
-	steps := append(ws.take(sources, quantity), step{to.WarehouseID, target, quantity})
+	steps := ws.takeBy(article, sources, quantity, c)
+	// What arrives: one step per lot, in the order the lots left.
+	taken := len(steps)
+	for _, s := range steps[:taken] {
+		i := slices.IndexFunc(steps[taken:], func(in step) bool { return in.lot == s.lot })
+		if i < 0 {
+			steps = append(steps, step{to.WarehouseID, target, 0, s.lot})
+			i = len(steps) - taken - 1
+		}
+		steps[taken+i].delta -= s.delta
+	}
 	ws.apply(article, steps, EntryRelocation, ref)
 	return quantity, nil
 }

@@ -54,7 +54,7 @@ func TestRelocate(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			inv := load(t, tt.rows...)
-			moved, err := inv.relocate(article, tt.from, tt.to, tt.quantity, tt.all, ref)
+			moved, err := inv.relocate(article, tt.from, tt.to, tt.quantity, tt.all, nil, ref)
 			mustNot(t, err)
 			eq(t, "moved", moved, tt.moved)
 			eq(t, "ledger", moves(inv), tt.moves)
@@ -106,7 +106,7 @@ func TestRelocateRefuses(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			inv := load(t, tt.rows...)
 			before := snap(inv)
-			moved, err := inv.relocate(article, tt.from, tt.to, tt.quantity, false, ref)
+			moved, err := inv.relocate(article, tt.from, tt.to, tt.quantity, false, nil, ref)
 			assertInvalid(t, err, tt.message)
 			eq(t, "moved", moved, 0)
 			assertUnchanged(t, inv, before)

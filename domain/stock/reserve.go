@@ -58,16 +58,22 @@ func (ws *WorkingSet) Reserve(article int64, at Location, quantity int) ([]Hold,
 		return nil, errs.Invalidf("reserved quantity of article detail %d at %s must be positive, got %d", article, at, quantity).
 			On("quantity").Breaks(QuantityOutOfRange).About(concerning(article, at))
 	}
+	// Never an expired lot: a picking list that only expired pieces could
+	// fill falls short.
+	c := lotChoice{tracked: ws.tracked[article]}
 	sources := ws.sources(article, at, 0)
-	if avail := available(sources); quantity > avail {
+	if avail := ws.availableTo(article, sources, c); quantity > avail {
 		return nil, insufficient(article, at, quantity, avail)
 	}
 	var holds []Hold
-	for _, s := range ws.take(sources, quantity) {
+	for _, s := range ws.takeBy(article, sources, quantity, c) {
 		m := ws.slotAt(mappingKey{article, s.bin}).m
 		ws.touch(m)
 		m.reservedStock += -s.delta
-		holds = append(holds, Hold{WarehouseID: s.warehouse, BinLocationID: s.bin, Quantity: -s.delta})
+		if s.lot != "" {
+			m.addLot(s.lot, 0, -s.delta)
+		}
+		holds = append(holds, Hold{WarehouseID: s.warehouse, BinLocationID: s.bin, Quantity: -s.delta, Lot: s.lot})
 	}
 	return holds, nil
 }
@@ -81,6 +87,9 @@ func (ws *WorkingSet) Release(article int64, h Hold) error {
 	}
 	ws.touch(m)
 	m.reservedStock -= h.Quantity
+	if h.Lot != "" {
+		m.addLot(h.Lot, 0, -h.Quantity)
+	}
 	return nil
 }
 
@@ -90,11 +99,14 @@ func (ws *WorkingSet) held(article int64, h Hold) (*Mapping, error) {
 		return nil, err
 	}
 	m := ws.existing(article, h.BinLocationID)
-	if h.Quantity < 0 || m == nil || m.reservedStock < h.Quantity {
-		reserved := 0
-		if m != nil {
-			reserved = m.reservedStock
+	reserved := 0
+	if m != nil {
+		reserved = m.reservedStock
+		if h.Lot != "" {
+			_, reserved = m.counted(h.Lot)
 		}
+	}
+	if h.Quantity < 0 || m == nil || reserved < h.Quantity {
 		return nil, errs.E(errs.Internal, "article detail %d on bin location %d holds %d reserved pieces, not the %d of a reservation",
 			article, h.BinLocationID, reserved, h.Quantity)
 	}
@@ -106,7 +118,11 @@ func (ws *WorkingSet) held(article int64, h Hold) (*Mapping, error) {
 // unreserved stock by the stock-out strategy. It returns how many pieces it
 // took from each hold (holds elsewhere give none). When the holds there and
 // the unreserved stock together fall short, nothing is shipped.
-func (ws *WorkingSet) ShipHolding(article int64, from Location, quantity int, holds []Hold, ref Reference) ([]int, error) {
+//
+// On a lot-tracked product the unreserved stock goes first expiring first
+// out; a named lot ships only that lot (its holds first). Expired pieces
+// never ship, held or not, named or not.
+func (ws *WorkingSet) ShipHolding(article int64, from Location, quantity int, holds []Hold, lot *LotSpec, ref Reference) ([]int, error) {
 	if err := ws.check(article, from); err != nil {
 		return nil, err
 	}
@@ -114,21 +130,26 @@ func (ws *WorkingSet) ShipHolding(article int64, from Location, quantity int, ho
 		return nil, errs.Invalidf("shipped quantity of article detail %d from %s must be positive, got %d",
 			article, from, quantity).On("quantity").Breaks(QuantityOutOfRange).About(concerning(article, from))
 	}
+	c, err := ws.lotOut(article, lot, false)
+	if err != nil {
+		return nil, err
+	}
+	ships := func(h Hold) bool { return h.In(from) && (h.Lot == "" || ws.takes(article, h.Lot, c)) }
 	held := 0
 	for _, h := range holds {
-		if h.In(from) {
+		if ships(h) {
 			held += h.Quantity
 		}
 	}
 	sources := ws.sources(article, from, 0)
 	fromHolds := min(held, quantity)
-	if avail := available(sources); quantity-fromHolds > avail {
+	if avail := ws.availableTo(article, sources, c); quantity-fromHolds > avail {
 		return nil, insufficient(article, from, quantity, held+avail)
 	}
 	used := make([]int, len(holds))
 	left := quantity
 	for i, h := range holds {
-		if left == 0 || !h.In(from) {
+		if left == 0 || !ships(h) {
 			continue
 		}
 		m, err := ws.held(article, h)
@@ -138,11 +159,14 @@ func (ws *WorkingSet) ShipHolding(article int64, from Location, quantity int, ho
 		n := min(left, h.Quantity)
 		ws.touch(m)
 		m.reservedStock -= n
-		ws.apply(article, []step{{m.warehouseID, m.binLocationID, -n}}, EntryShipment, ref)
+		if h.Lot != "" {
+			m.addLot(h.Lot, 0, -n)
+		}
+		ws.apply(article, []step{{m.warehouseID, m.binLocationID, -n, h.Lot}}, EntryShipment, ref)
 		used[i], left = n, left-n
 	}
 	if left > 0 {
-		ws.apply(article, ws.take(sources, left), EntryShipment, ref)
+		ws.apply(article, ws.takeBy(article, sources, left, c), EntryShipment, ref)
 	}
 	return used, nil
 }
@@ -158,7 +182,7 @@ func (ws *WorkingSet) Restock(article int64, at Location, quantity int, lot *Lot
 		return Location{}, errs.Invalidf("returned quantity of article detail %d must be positive, got %d", article, quantity).
 			On("quantity").Breaks(QuantityOutOfRange).About(concerning(article, at))
 	}
-	return ws.stockIn(article, at, quantity, EntryReturn, ref)
+	return ws.stockIn(article, at, quantity, lot, EntryReturn, ref)
 }
 
 // Receive books pieces that arrived from a supplier in at a location (a
@@ -173,5 +197,5 @@ func (ws *WorkingSet) Receive(article int64, at Location, quantity int, lot *Lot
 		return Location{}, errs.Invalidf("received quantity of article detail %d must be positive, got %d", article, quantity).
 			On("quantity").Breaks(QuantityOutOfRange).About(concerning(article, at))
 	}
-	return ws.stockIn(article, at, quantity, EntryReceipt, ref)
+	return ws.stockIn(article, at, quantity, lot, EntryReceipt, ref)
 }

@@ -26,7 +26,7 @@ func TestReservingFollowsTheStockOutStrategyAndTakesOnlyUnreservedStock(t *testi
 func TestShippingForAHolderTakesItsHoldsAtTheLocationFirst(t *testing.T) {
 	ws := load(t, row{bin: shelfA, stock: 3, reserved: 3}, row{bin: shelfB, stock: 4, reserved: 1}, row{bin: shelfD, stock: 2, reserved: 2})
 	mine := []Hold{{wh1, shelfA, 2, ""}, {wh2, shelfD, 2, ""}} // one piece of A-01 is someone else's
-	used, err := ws.ShipHolding(article, inWH1, 4, mine, ref)
+	used, err := ws.ShipHolding(article, inWH1, 4, mine, nil, ref)
 	mustNot(t, err)
 	eq(t, "used", used, []int{2, 0})
 	eq(t, "state", state(ws), want(row{bin: shelfA, stock: 1, reserved: 1}, row{bin: shelfB, stock: 2, reserved: 1}, row{bin: shelfD, stock: 2, reserved: 2}))
@@ -38,13 +38,13 @@ func TestShippingForAHolderTakesItsHoldsAtTheLocationFirst(t *testing.T) {
 	t.Run("holds elsewhere do not count", func(t *testing.T) {
 		ws := load(t, row{bin: shelfA, stock: 3, reserved: 3}, row{bin: shelfD, stock: 2, reserved: 2})
 		before := snap(ws)
-		_, err := ws.ShipHolding(article, atA, 3, []Hold{{wh2, shelfD, 2, ""}}, ref)
+		_, err := ws.ShipHolding(article, atA, 3, []Hold{{wh2, shelfD, 2, ""}}, nil, ref)
 		assertInvalid(t, err, `insufficient stock of article detail 7 at bin location "A-01" in warehouse "WH1": requested 3, available 0`)
 		assertUnchanged(t, ws, before)
 	})
 	t.Run("a hold the mapping does not carry is the service's fault", func(t *testing.T) {
 		ws := load(t, row{bin: shelfA, stock: 3, reserved: 1})
-		_, err := ws.ShipHolding(article, atA, 2, []Hold{{wh1, shelfA, 2, ""}}, ref)
+		_, err := ws.ShipHolding(article, atA, 2, []Hold{{wh1, shelfA, 2, ""}}, nil, ref)
 		if errs.KindOf(err) != errs.Internal {
 			t.Errorf("want internal, got %v", err)
 		}

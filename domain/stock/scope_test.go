@@ -140,12 +140,12 @@ func TestNoMappingHoldsMoreThanTheStockLimit(t *testing.T) {
 	for name, tc := range map[string]struct {
 		apply func(ws *WorkingSet) error
 	}{
-		"incoming on the bin":          {func(ws *WorkingSet) error { return ws.change(article, atA, 6, ref) }},
-		"incoming into the warehouse":  {func(ws *WorkingSet) error { return ws.change(article, inWH1, 6, ref) }},
-		"a stocktake of the bin":       {func(ws *WorkingSet) error { return ws.set(article, atA, MaxStock+1, ref) }},
-		"a stocktake of the warehouse": {func(ws *WorkingSet) error { return ws.set(article, inWH1, MaxStock+20, ref) }},
+		"incoming on the bin":          {func(ws *WorkingSet) error { return ws.change(article, atA, 6, nil, ref) }},
+		"incoming into the warehouse":  {func(ws *WorkingSet) error { return ws.change(article, inWH1, 6, nil, ref) }},
+		"a stocktake of the bin":       {func(ws *WorkingSet) error { return ws.set(article, atA, MaxStock+1, nil, ref) }},
+		"a stocktake of the warehouse": {func(ws *WorkingSet) error { return ws.set(article, inWH1, MaxStock+20, nil, ref) }},
 		"a relocation onto the bin": {func(ws *WorkingSet) error {
-			_, err := ws.relocate(article, atB, atA, 6, false, ref)
+			_, err := ws.relocate(article, atB, atA, 6, false, nil, ref)
 			return err
 		}},
 	} {
@@ -160,7 +160,7 @@ func TestNoMappingHoldsMoreThanTheStockLimit(t *testing.T) {
 		})
 	}
 	ws := load(t, full)
-	mustNot(t, ws.change(article, atA, 5, ref))
+	mustNot(t, ws.change(article, atA, 5, nil, ref))
 	eq(t, "at the limit", state(ws), want(row{bin: shelfA, stock: MaxStock}))
 }
 

@@ -22,10 +22,12 @@ func (s Set) Run(ws *WorkingSet, ref Reference) error {
 	if err != nil {
 		return err
 	}
-	return ws.set(s.ArticleDetailID, at, s.Quantity, ref)
+	return ws.set(s.ArticleDetailID, at, s.Quantity, s.Lot, ref)
 }
 
-func (ws *WorkingSet) set(article int64, at Location, quantity int, ref Reference) error {
+// set sets the stock at a location: on a lot-tracked product, the stock of
+// the lot it names (which it must), else the stock of the product.
+func (ws *WorkingSet) set(article int64, at Location, quantity int, lot *LotSpec, ref Reference) error {
 	if err := ws.check(article, at); err != nil {
 		return err
 	}
@@ -33,34 +35,56 @@ func (ws *WorkingSet) set(article int64, at Location, quantity int, ref Referenc
 		return errs.Invalidf("stocktake quantity of article detail %d at %s must not be negative, got %d",
 			article, at, quantity).On("quantity").Breaks(QuantityOutOfRange).About(concerning(article, at))
 	}
-	if !at.IsWarehouse() {
-		return ws.setBin(article, at, quantity, ref)
+	number, err := ws.lotIn(article, lot, quantity > 0)
+	if err != nil {
+		return err
 	}
-	return ws.setWarehouse(article, at, quantity, ref)
+	if !at.IsWarehouse() {
+		return ws.setBin(article, at, quantity, number, ref)
+	}
+	return ws.setWarehouse(article, at, quantity, number, ref)
 }
 
-func (ws *WorkingSet) setBin(article int64, at Location, quantity int, ref Reference) error {
-	stock, reserved := 0, 0
+// counted is what a stocktake counts on a mapping: its stock and reserved
+// pieces, or those of one lot.
+func (m *Mapping) counted(lot string) (stock, reserved int) {
+	if lot == "" {
+		return m.stock, m.reservedStock
+	}
+	if i := m.lot(lot); i >= 0 {
+		return m.lots[i].Stock, m.lots[i].ReservedStock
+	}
+	return 0, 0
+}
+
+func (ws *WorkingSet) setBin(article int64, at Location, quantity int, lot string, ref Reference) error {
+	stock, reserved, onBin := 0, 0, 0
 	if m := ws.existing(article, at.BinLocationID); m != nil {
-		stock, reserved = m.stock, m.reservedStock
+		stock, reserved = m.counted(lot)
+		onBin = m.stock
 	}
 	if quantity < reserved {
 		return errs.Invalidf("cannot set stock of article detail %d at %s to %d: %d are reserved",
 			article, at, quantity, reserved).On("quantity").Breaks(BelowReserved).About(concerning(article, at))
 	}
-	if err := checkLimit(article, at, stock, quantity-stock); err != nil {
+	if err := checkLimit(article, at, onBin, quantity-stock); err != nil {
 		return err
 	}
-	ws.apply(article, []step{{at.WarehouseID, at.BinLocationID, quantity - stock}}, EntryStocktake, ref)
+	ws.apply(article, []step{{at.WarehouseID, at.BinLocationID, quantity - stock, lot}}, EntryStocktake, ref)
 	ws.stamp(ws.mapping(article, at.WarehouseID, at.BinLocationID))
 	return nil
 }
 
-func (ws *WorkingSet) setWarehouse(article int64, at Location, quantity int, ref Reference) error {
+// setWarehouse sets the stock in a warehouse: pieces go on at the default
+// bin (else the unknown bin location) and come off by the stock-out
+// strategy, of the named lot only on a lot-tracked product; every mapping
+// of the product there is counted.
+func (ws *WorkingSet) setWarehouse(article int64, at Location, quantity int, lot string, ref Reference) error {
 	total, reserved := 0, 0
 	for m := range ws.inWarehouse(article, at.WarehouseID) {
-		total += m.stock
-		reserved += m.reservedStock
+		s, r := m.counted(lot)
+		total += s
+		reserved += r
 	}
 	if quantity < reserved {
 		return errs.Invalidf("cannot set stock of article detail %d at %s to %d: %d are reserved",
@@ -76,10 +100,10 @@ func (ws *WorkingSet) setWarehouse(article int64, at Location, quantity int, ref
 		if err := ws.checkLimitOn(article, at, bin, diff); err != nil {
 			return err
 		}
-		steps = []step{{at.WarehouseID, bin, diff}}
+		steps = []step{{at.WarehouseID, bin, diff, lot}}
 	case diff < 0:
-		// quantity ≥ reserved, so the unreserved stock covers -diff.
-		steps = ws.take(ws.sources(article, at, 0), -diff)
+		c := lotChoice{tracked: lot != "", only: lot, expired: true}
+		steps = ws.takeBy(article, ws.sources(article, at, 0), -diff, c)
 	}
 	ws.apply(article, steps, EntryStocktake, ref)
 	for m := range ws.inWarehouse(article, at.WarehouseID) {

@@ -70,7 +70,7 @@ func TestSetIsAStocktake(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			inv := load(t, tt.rows...)
-			mustNot(t, inv.set(article, tt.at, tt.quantity, ref))
+			mustNot(t, inv.set(article, tt.at, tt.quantity, nil, ref))
 			eq(t, "ledger", moves(inv), tt.moves)
 			eq(t, "state", state(inv), tt.after)
 			for _, m := range inv.Mappings() {
@@ -90,7 +90,7 @@ func TestSetIsAStocktake(t *testing.T) {
 
 func TestSetWithoutAChangeIsStillSavedForItsStamp(t *testing.T) {
 	inv := load(t, row{bin: shelfA, stock: 2})
-	mustNot(t, inv.set(article, atA, 2, ref))
+	mustNot(t, inv.set(article, atA, 2, nil, ref))
 	upserted, removed, entries := inv.Changes()
 	eq(t, "upserted", rowsOf(upserted), want(row{bin: shelfA, stock: 2}))
 	eq(t, "removed", len(removed), 0)

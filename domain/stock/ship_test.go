@@ -5,7 +5,7 @@ import "testing"
 func TestShipTakesByTheOutStrategyAndWritesShipmentEntries(t *testing.T) {
 	inv := load(t, row{bin: shelfA, stock: 2, def: true}, row{bin: shelfB, stock: 5}, row{bin: null1, stock: 1})
 	order := Reference{IdempotencyKey: "ship-1", OrderID: 40, OrderDetailID: 41, User: "api"}
-	_, err := inv.ShipHolding(article, inWH1, 4, nil, order)
+	_, err := inv.ShipHolding(article, inWH1, 4, nil, nil, order)
 	mustNot(t, err)
 
 	eq(t, "state", state(inv), want(row{bin: shelfA, stock: 0, def: true}, row{bin: shelfB, stock: 3}, row{bin: null1, stock: 1}))

@@ -102,10 +102,89 @@ func (ws *WorkingSet) take(sources []*Mapping, quantity int) []step {
 		}
 		n := min(quantity, m.Available())
 		if n > 0 {
-			steps = append(steps, step{m.warehouseID, m.binLocationID, -n})
+			steps = append(steps, step{m.warehouseID, m.binLocationID, -n, ""})
 			quantity -= n
 		}
 	}
 	ws.stepBuf = steps
 	return steps
+}
+
+// availableTo is what of the unreserved stock on sources the choice may
+// take: all of it for a product that is not lot-tracked, else the pieces of
+// the lots it takes.
+func (ws *WorkingSet) availableTo(article int64, sources []*Mapping, c lotChoice) int {
+	if !c.tracked {
+		return available(sources)
+	}
+	n := 0
+	for _, m := range sources {
+		for _, l := range m.lots {
+			if ws.takes(article, l.Number, c) {
+				n += Unreserved(l.Stock, l.ReservedStock)
+			}
+		}
+	}
+	return n
+}
+
+// takeBy plans removing quantity unreserved pieces that the choice may
+// take from sources; the caller has checked that enough are there
+// (availableTo). A product that is not lot-tracked gives them in the order
+// of sources. A lot-tracked one gives its lots first expiring first out
+// (CompareFEFO), and each lot its bins by the default strategy applied to
+// that lot's pieces: the default bin first, then the other bins by the
+// lot's stock ascending, then code, the unknown bin location last.
+func (ws *WorkingSet) takeBy(article int64, sources []*Mapping, quantity int, c lotChoice) []step {
+	if !c.tracked {
+		return ws.take(sources, quantity)
+	}
+	var lots []Lot
+	for _, m := range sources {
+		for _, l := range m.lots {
+			if Unreserved(l.Stock, l.ReservedStock) > 0 && ws.takes(article, l.Number, c) &&
+				!slices.ContainsFunc(lots, func(x Lot) bool { return x.Number == l.Number }) {
+				lots = append(lots, ws.lots[lotKey{article, l.Number}])
+			}
+		}
+	}
+	slices.SortFunc(lots, CompareFEFO)
+	steps := ws.stepBuf[:0]
+	for _, l := range lots {
+		if quantity == 0 {
+			break
+		}
+		for _, m := range ws.lotOrder(sources, l.Number) {
+			n := min(quantity, m.lotAvailable(l.Number))
+			if n > 0 {
+				steps = append(steps, step{m.warehouseID, m.binLocationID, -n, l.Number})
+				quantity -= n
+			}
+		}
+	}
+	ws.stepBuf = steps
+	return steps
+}
+
+// lotOrder is sources in the default strategy's order applied to one lot's
+// pieces (see sources): rank, then the lot's stock there, then code.
+func (ws *WorkingSet) lotOrder(sources []*Mapping, number string) []*Mapping {
+	ordered := slices.Clone(sources)
+	rank := func(m *Mapping) (int, string) {
+		b, _ := ws.bin(m.binLocationID)
+		switch {
+		case m.defaultMapping:
+			return 0, b.Code
+		case b.IsNull:
+			return 2, b.Code
+		}
+		return 1, b.Code
+	}
+	slices.SortStableFunc(ordered, func(a, b *Mapping) int {
+		ra, ca := rank(a)
+		rb, cb := rank(b)
+		return cmp.Or(cmp.Compare(ra, rb), cmp.Compare(a.lotStock(number), b.lotStock(number)), strings.Compare(ca, cb),
+			cmp.Compare(a.binLocationID, b.binLocationID))
+	})
+	return ordered
 }

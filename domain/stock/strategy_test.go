@@ -70,7 +70,7 @@ func TestStockOutOfAWarehouse(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			inv := load(t, tt.rows...)
-			mustNot(t, inv.change(article, inWH1, -tt.take, ref))
+			mustNot(t, inv.change(article, inWH1, -tt.take, nil, ref))
 			eq(t, "ledger", moves(inv), tt.moves)
 			eq(t, "state", state(inv), tt.after)
 		})
@@ -118,7 +118,7 @@ func TestStockIntoAWarehouse(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			inv := load(t, tt.rows...)
-			mustNot(t, inv.change(article, inWH1, 4, ref))
+			mustNot(t, inv.change(article, inWH1, 4, nil, ref))
 			eq(t, "ledger", moves(inv), tt.moves)
 			eq(t, "state", state(inv), tt.after)
 		})

@@ -55,11 +55,11 @@ func TestTotalsChangeByExactlyWhatTheWorkingSetWrites(t *testing.T) {
 			at := locations[rng.IntN(len(locations))]
 			switch rng.IntN(3) {
 			case 0:
-				_ = ws.change(a, at, rng.IntN(9)-4, ref)
+				_ = ws.change(a, at, rng.IntN(9)-4, nil, ref)
 			case 1:
-				_ = ws.set(a, at, rng.IntN(4), ref)
+				_ = ws.set(a, at, rng.IntN(4), nil, ref)
 			case 2:
-				_, _ = ws.relocate(a, at, locations[rng.IntN(len(locations))], 1+rng.IntN(3), rng.IntN(2) == 0, ref)
+				_, _ = ws.relocate(a, at, locations[rng.IntN(len(locations))], 1+rng.IntN(3), rng.IntN(2) == 0, nil, ref)
 			}
 		}
 		got := kept(before, ApplyTotals(before, ws.TotalsChanges()))
@@ -71,7 +71,7 @@ func TestTotalsChangeByExactlyWhatTheWorkingSetWrites(t *testing.T) {
 
 func TestAWarehouseThatNoLongerHoldsMappingsIsNoLongerHeld(t *testing.T) {
 	ws := load(t, row{bin: shelfD, stock: 3})
-	mustNot(t, ws.change(article, atD, -3, ref))
+	mustNot(t, ws.change(article, atD, -3, nil, ref))
 	changed := ApplyTotals(totalsOf(ws.Mappings()), nil)
 	if len(changed) != 0 {
 		t.Fatalf("no changes applied, yet %v changed", changed)

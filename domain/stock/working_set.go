@@ -719,10 +719,12 @@ func (ws *WorkingSet) nullBin(warehouse int64) (int64, bool) {
 	return w.NullBinLocationID, ok && w.NullBinLocationID != 0
 }
 
-// step is one planned change of one mapping.
+// step is one planned change of one mapping, and of one of its lots when
+// lot is not "".
 type step struct {
 	warehouse, bin int64
 	delta          int
+	lot            string
 }
 
 // apply carries out a plan that has been checked; it cannot fail.
@@ -734,6 +736,9 @@ func (ws *WorkingSet) apply(article int64, steps []step, typ EntryType, ref Refe
 		m := ws.mapping(article, s.warehouse, s.bin)
 		ws.touch(m)
 		m.stock += s.delta
+		if s.lot != "" {
+			m.addLot(s.lot, s.delta, 0)
+		}
 		if ws.entries == nil {
 			ws.entries = make([]LedgerEntry, 0, len(ws.scope.needs))
 		}
@@ -744,6 +749,7 @@ func (ws *WorkingSet) apply(article int64, steps []step, typ EntryType, ref Refe
 			Type:            typ,
 			Quantity:        s.delta,
 			StockAfter:      m.stock,
+			LotNumber:       s.lot,
 			Ref:             ref,
 			CreatedAt:       ws.now,
 		})

@@ -18,7 +18,12 @@ import (
 
 // scatteredShape is the size of the scattered stock: bins × articles
 // mappings; each measured batch has one operation per bin.
-type scatteredShape struct{ bins, articles int }
+type scatteredShape struct {
+	bins, articles int
+	// tracked makes the odd products lot-tracked, their stock loaded into
+	// LOT-A (BenchmarkLotsCost).
+	tracked bool
+}
 
 // scatteredSize is 1000 bins × 100 products, or 1000 × 3 with -short, to
 // see that the benchmark works (with batches of the measured size) without
@@ -114,7 +119,11 @@ func loadScattered(ctx context.Context, server string, db *bunstore.DB, s scatte
 		return nil, fmt.Errorf("generate bins: %d %.300s %v", status, out, err)
 	}
 	for a := 1; a <= s.articles; a++ {
-		if status, out, err := api.Call(ctx, http.MethodPost, "/api/articleDetails", map[string]any{"id": a, "number": fmt.Sprintf("SKU%d", a)}); err != nil || status != http.StatusCreated {
+		product := map[string]any{"id": a, "number": fmt.Sprintf("SKU%d", a)}
+		if s.tracked && a%2 == 1 {
+			product["lotTracked"] = true
+		}
+		if status, out, err := api.Call(ctx, http.MethodPost, "/api/articleDetails", product); err != nil || status != http.StatusCreated {
 			return nil, fmt.Errorf("create product %d: %d %.300s %v", a, status, out, err)
 		}
 	}
@@ -130,10 +139,14 @@ func loadScattered(ctx context.Context, server string, db *bunstore.DB, s scatte
 	for start := 0; start < len(pairs); start += 1000 {
 		ops := make([]bench.Operation, 0, 1000)
 		for i, p := range pairs[start:min(start+1000, len(pairs))] {
-			ops = append(ops, bench.Operation{
+			op := bench.Operation{
 				ID: i, ArticleDetailID: p.article, Quantity: 1000,
 				BinLocation: map[string]any{"code": fmt.Sprintf("B%d", p.bin), "warehouseCode": "SCATTER"},
-			})
+			}
+			if s.tracked && p.article%2 == 1 {
+				op.Lot = map[string]any{"number": "LOT-A", "bestBefore": "2030-01-01"}
+			}
+			ops = append(ops, op)
 		}
 		status, out, err := api.Call(ctx, http.MethodPut, fmt.Sprintf("/api/stock/set/scatter-load-%d", start), ops)
 		if err != nil || status != http.StatusOK || !bytes.HasPrefix(out, []byte(`{"success":true`)) {

@@ -69,6 +69,7 @@ type Operation struct {
 	ArticleDetailID int            `json:"articleDetailId"`
 	Quantity        int            `json:"quantity"`
 	BinLocation     map[string]any `json:"binLocation"`
+	Lot             map[string]any `json:"lot,omitempty"`
 }
 
 // Change is one operation of a change batch: an article on bin "B<Bin>" of
@@ -118,6 +119,53 @@ func ChangeBatch(s Shape, client, clients, n, size int) ([]byte, error) {
 		ops[i] = Operation{
 			ID: i, ArticleDetailID: c.ArticleDetailID, Quantity: Quantity(n),
 			BinLocation: map[string]any{"code": fmt.Sprintf("B%d", c.Bin), "warehouseId": 1},
+		}
+	}
+	return json.Marshal(ops)
+}
+
+// TrackHalf makes the odd articles of a seeded database lot-tracked, each
+// mapping of theirs holding two lots: half of its stock in LOT-A (best
+// before 2030-01-01), the rest in LOT-B (2031-01-01). Like Seed, it writes
+// rows directly.
+func TrackHalf(ctx context.Context, db *bunstore.DB) error {
+	stmts := []string{
+		`UPDATE article_details SET lot_tracked = TRUE WHERE id % 2 = 1`,
+		`INSERT INTO lots (article_detail_id, number, best_before, expiry_counted, created_at)
+			SELECT a.id, l.number, l.best_before, FALSE, CURRENT_TIMESTAMP FROM article_details a
+			CROSS JOIN (SELECT 'LOT-A' AS number, '2030-01-01' AS best_before UNION ALL SELECT 'LOT-B', '2031-01-01') AS l
+			WHERE a.lot_tracked ORDER BY a.id, l.number`,
+		`INSERT INTO lot_stock (article_detail_id, bin_location_id, warehouse_id, lot_number, stock, reserved_stock)
+			SELECT m.article_detail_id, m.bin_location_id, m.warehouse_id, l.number,
+				CASE WHEN l.number = 'LOT-A' THEN m.stock / 2 ELSE m.stock - m.stock / 2 END, 0
+			FROM stock_mappings m JOIN article_details a ON a.id = m.article_detail_id AND a.lot_tracked
+			CROSS JOIN (SELECT 'LOT-A' AS number UNION ALL SELECT 'LOT-B') AS l
+			ORDER BY m.article_detail_id, m.bin_location_id, l.number`,
+	}
+	if db.Postgres() {
+		stmts = append(stmts, `VACUUM ANALYZE`)
+	} else {
+		stmts = append(stmts, `ANALYZE`)
+	}
+	for _, q := range stmts {
+		if _, err := db.Bun().ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("track half: %w\n%s", err, q)
+		}
+	}
+	return nil
+}
+
+// WithLots names LOT-A on the operations of a batch body that bring
+// stock in for an odd (lot-tracked) article, as TrackHalf's data needs;
+// what goes out takes lots first expiring first out.
+func WithLots(body []byte) ([]byte, error) {
+	var ops []Operation
+	if err := json.Unmarshal(body, &ops); err != nil {
+		return nil, err
+	}
+	for i := range ops {
+		if ops[i].ArticleDetailID%2 == 1 && ops[i].Quantity > 0 {
+			ops[i].Lot = map[string]any{"number": "LOT-A"}
 		}
 	}
 	return json.Marshal(ops)

@@ -1,0 +1,58 @@
+-- Lots (extensions B). A lot belongs to one article detail and is named by
+-- its number; its best-before date is fixed by the first stock that named
+-- it. Lots stay after their last piece left, for tracing.
+CREATE TABLE lots (
+    id                BIGSERIAL PRIMARY KEY,
+    article_detail_id BIGINT NOT NULL REFERENCES article_details (id) ON DELETE CASCADE,
+    number            TEXT NOT NULL,
+    best_before       DATE,
+    -- domain/stock Lot.ExpiryCounted: its pieces count in stock_totals.expired_stock
+    expiry_counted    BOOLEAN NOT NULL DEFAULT FALSE,
+    created_at        TIMESTAMPTZ NOT NULL
+);
+--bun:split
+CREATE UNIQUE INDEX lots_article_number_key ON lots (article_detail_id, number);
+--bun:split
+CREATE INDEX lots_number ON lots (number);
+--bun:split
+CREATE INDEX lots_best_before ON lots (best_before) WHERE best_before IS NOT NULL;
+--bun:split
+-- What each lot holds on each mapping of a lot-tracked product: the
+-- mapping's stock and reserved_stock are the sums of its rows here, written
+-- in the same transaction under the product's lock.
+CREATE TABLE lot_stock (
+    article_detail_id BIGINT NOT NULL,
+    bin_location_id   BIGINT NOT NULL,
+    warehouse_id      BIGINT NOT NULL,
+    lot_number        TEXT NOT NULL,
+    stock             INTEGER NOT NULL,
+    reserved_stock    INTEGER NOT NULL DEFAULT 0,
+    CHECK (stock >= 0 AND reserved_stock >= 0 AND reserved_stock <= stock),
+    PRIMARY KEY (article_detail_id, bin_location_id, lot_number),
+    FOREIGN KEY (article_detail_id, lot_number) REFERENCES lots (article_detail_id, number)
+);
+--bun:split
+CREATE INDEX lot_stock_lot ON lot_stock (article_detail_id, lot_number);
+--bun:split
+CREATE INDEX lot_stock_bin ON lot_stock (bin_location_id);
+--bun:split
+-- The lot of a ledger entry, NULL for products that are not lot-tracked;
+-- the index holds only the entries that have one, so untracked stock pays
+-- nothing for it.
+ALTER TABLE stock_ledger_entries ADD COLUMN lot_number TEXT;
+--bun:split
+CREATE INDEX stock_ledger_entries_lot ON stock_ledger_entries (lot_number, id) WHERE lot_number IS NOT NULL;
+--bun:split
+CREATE INDEX stock_ledger_entries_lot_lower ON stock_ledger_entries (LOWER(lot_number) text_pattern_ops, id) WHERE lot_number IS NOT NULL;
+--bun:split
+-- A position may hold pieces of two lots on one bin: the lot is part of a
+-- reservation's key ('' for products that are not lot-tracked).
+ALTER TABLE reservations ADD COLUMN lot_number TEXT NOT NULL DEFAULT '';
+--bun:split
+ALTER TABLE reservations DROP CONSTRAINT reservations_pkey;
+--bun:split
+ALTER TABLE reservations ADD PRIMARY KEY (order_detail_id, bin_location_id, lot_number);
+--bun:split
+ALTER TABLE return_details ADD COLUMN lot_number TEXT;
+--bun:split
+ALTER TABLE purchase_receipt_lines ADD COLUMN lot_number TEXT;

@@ -1,0 +1,67 @@
+package application
+
+import (
+	"context"
+	"time"
+
+	"github.com/shopstock/inventory/domain/access"
+	"github.com/shopstock/inventory/ports"
+)
+
+// LotRead is a lot as reads show it, with whether it is expired today
+// (UTC, by the service's clock).
+type LotRead struct {
+	ports.LotView
+	Expired bool
+}
+
+// Lot reads one lot with its stock and where it lies.
+func (a *App) Lot(ctx context.Context, id int64) (l LotRead, err error) {
+	if err := permit(ctx, access.ReadStock); err != nil {
+		return l, err
+	}
+	err = a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
+		v, err := s.Lots().Get(ctx, id)
+		l = LotRead{LotView: v}
+		return err
+	})
+	l.Expired = l.Lot.ExpiredOn(a.clock.Now())
+	return l, err
+}
+
+// Lots reads one page of lots; lot.expired compares with today.
+func (a *App) Lots(ctx context.Context, q ports.ListQuery) (p ports.Page[LotRead], err error) {
+	if err := permit(ctx, access.ReadStock); err != nil {
+		return p, err
+	}
+	now := a.clock.Now()
+	var views ports.Page[ports.LotView]
+	err = a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
+		views, err = s.Lots().List(ctx, q, now.UTC())
+		return err
+	})
+	return lotReads(views, now), err
+}
+
+// LotsNumbered finds the lots whose number is exactly number, of any
+// article detail (the console's search).
+func (a *App) LotsNumbered(ctx context.Context, number string) (out []LotRead, err error) {
+	if err := permit(ctx, access.ReadStock); err != nil {
+		return nil, err
+	}
+	now := a.clock.Now()
+	var views []ports.LotView
+	err = a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
+		views, err = s.Lots().Numbered(ctx, number)
+		return err
+	})
+	return lotReads(ports.Page[ports.LotView]{Items: views}, now).Items, err
+}
+
+func lotReads(views ports.Page[ports.LotView], now time.Time) ports.Page[LotRead] {
+	out := ports.Page[LotRead]{Total: views.Total, Items: make([]LotRead, len(views.Items))}
+	for i, v := range views.Items {
+		out.Items[i] = LotRead{LotView: v, Expired: v.Lot.ExpiredOn(now)}
+	}
+	return out
+}
