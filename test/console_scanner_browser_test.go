@@ -205,6 +205,43 @@ func TestConsoleScannerFlows(t *testing.T) {
 			b.scan("after-not-found", "SKU-200")
 			b.expect("a scan after an error page", "h1", "SKU-200", search)
 
+			// A lot-tracked product arrives: the GS1 scan of its label
+			// opens goods in with the lot and the best-before filled in;
+			// the bin's Enter moves on to the quantity, which books in.
+			milk := f.api.id(t, "POST", "/api/articleDetails", map[string]any{"number": "MILK-1", "name": "Oat milk",
+				"ean": "4006381333931", "lotTracked": true})
+			milkPage := fmt.Sprintf("/console/products/%d", milk)
+			b.scan("gs1-scan", "(01)04006381333931(17)270531(10)L-42")
+			b.expect("a GS1 scan", "h1", "MILK-1", search)
+			if lot, date := evalJS[string](b, `document.querySelector("#goods-in input[name=lot]").value`),
+				evalJS[string](b, `document.querySelector("#goods-in input[name=bestBefore]").value`); lot != "L-42" || date != "2027-05-31" {
+				t.Errorf("goods in after the GS1 scan: lot %q, best-before %q", lot, date)
+			}
+			b.tap("#goods-in input[name=bin]")
+			b.keys("scan the bin", "A-03"+kb.Enter)
+			if got := b.focused(); got != milkPage+"/in quantity" {
+				t.Errorf("Enter after the bin code: focus on %q, want the quantity", got)
+			}
+			b.scan("goods-in-lot", "6")
+			b.expect("goods in of a lot", ".notice", "Booked 6 of lot L-42 in at A-03.", search)
+			if got := b.text("tr.lot"); !strings.Contains(got, "L-42") || !strings.Contains(got, "2027-05-31") {
+				t.Errorf("the lot on its bin: %q", got)
+			}
+			// Goods out names the lot; Enter after the bin moves on to it.
+			b.tap("#goods-out input[name=bin]")
+			b.keys("scan the bin", "A-03"+kb.Enter)
+			if got := b.focused(); got != milkPage+"/out lot" {
+				t.Errorf("Enter after the bin code of goods out: focus on %q, want the lot", got)
+			}
+			b.keys("scan the lot", "L-42"+kb.Enter)
+			b.scan("goods-out-lot", "1")
+			b.expect("goods out of a lot", ".notice", "Booked 1 of lot L-42 out of A-03.", search)
+			if got := f.api.stockOn(t, milk, "A-03"); got != 5 {
+				t.Errorf("A-03 holds %d of MILK-1, want 5", got)
+			}
+			// The lot's number finds its product.
+			b.scan("lot-search", "L-42")
+			b.expect("a lot number", "h1", "MILK-1", search)
 		})
 	}
 }

@@ -154,7 +154,7 @@ func TestTheProductPageShowsLotsAndAsksForThem(t *testing.T) {
 	d.Forms["in"].Values["lot"], d.Forms["in"].Values["bestBefore"] = "L-9", "2027-05-01"
 	page := render(d)
 	for _, want := range []string{
-		`<tr class="lot expired">`, `Lot <span class="code">L-1</span> · best before 2027-02-28 <span class="badge bad">expired</span>`,
+		`<tr class="lot expired">`, `Lot <span class="code">L-1</span> · <span class="hide-narrow">best before </span><span class="nowrap">2027-02-28</span> <span class="badge bad">expired</span>`,
 		`<tr class="lot">`, `Lot <span class="code">L-2</span> · <span class="muted">no best-before</span>`,
 		`<datalist id="lots"><option value="L-1"><option value="L-2"></datalist>`,
 		`name="lot" value="L-9" list="lots"`, `name="bestBefore" value="2027-05-01" type="date"`,
