@@ -44,11 +44,7 @@
 
   // A scanner ends every code with Enter. In a form that changes
   // something, Enter in a field that is not the form's last moves on to
-  // the next field; only Enter in the last one sends the form. The
-  // keypress of that Enter (which is what sends a form) reaches the next
-  // field when the key's events come one by one, as they do from some
-  // scanners and from remote-controlled browsers: it is swallowed too.
-  var movedOn = false;
+  // the next field; only Enter in the last one sends the form.
   function typed(el) {
     return el.tagName === "INPUT" && !el.disabled && !el.readOnly &&
       /^(text|search|number|tel|password)$/.test(el.type) && el.getClientRects().length > 0;
@@ -65,17 +61,9 @@
       return;
     }
     event.preventDefault();
-    movedOn = true;
     fields[i + 1].focus();
     fields[i + 1].select();
   });
-  document.addEventListener("keypress", function (event) {
-    if (movedOn && event.key === "Enter") {
-      event.preventDefault();
-    }
-    movedOn = false;
-  });
-  document.addEventListener("keyup", function () { movedOn = false; });
 
   // A scanner in keyboard mode sends GS1's group separator (ASCII 29, after
   // a variable-length field such as a lot) as Ctrl+], which a browser types
