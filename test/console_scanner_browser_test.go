@@ -301,13 +301,25 @@ func TestConsolePagesFitAPhone(t *testing.T) {
 		api.do(t, "PUT", fmt.Sprintf("/api/stock/change/fit-%d", i), []any{map[string]any{"articleDetailId": f.product,
 			"binLocation": map[string]any{"code": "A-02", "warehouseId": f.warehouse}, "quantity": 1}}, http.StatusOK)
 	}
+	// A lot-tracked product with a lot of a long number and an expired
+	// one, on a picking list (before the webhook, whose deliveries the
+	// webhook page lists).
+	milk := api.id(t, "POST", "/api/articleDetails", map[string]any{"number": "MILK-1", "name": "Oat milk", "lotTracked": true})
+	api.do(t, "PUT", "/api/stock/change/fit-lots", []any{
+		map[string]any{"articleDetailId": milk, "binLocation": map[string]any{"code": "A-03", "warehouseId": f.warehouse}, "quantity": 5,
+			"lot": map[string]any{"number": "L-2027-05-OATS-0001", "bestBefore": "2027-05-31"}},
+		map[string]any{"articleDetailId": milk, "binLocation": map[string]any{"code": "A-03", "warehouseId": f.warehouse}, "quantity": 2,
+			"lot": map[string]any{"number": "L-OLD", "bestBefore": "2020-01-31"}}}, http.StatusOK)
+	milkOrder := api.id(t, "POST", "/api/orders", map[string]any{"number": "10002",
+		"details": []any{map[string]any{"articleDetailId": milk, "quantity": 2}, map[string]any{"articleDetailId": f.product, "quantity": 1}}})
+	api.do(t, "POST", fmt.Sprintf("/api/orders/%d/pickingList", milkOrder), nil, http.StatusOK)
+
 	api.id(t, "POST", "/api/webhooks", map[string]any{"url": "https://shop.example/hooks/a-rather-long-path/for/stock/changes",
 		"events": []any{"stock.changed"}, "description": "shop stock sync"})
 	webhooks := api.do(t, "GET", "/api/webhooks", nil, http.StatusOK)["data"].([]any)
 	bins := api.do(t, "GET", "/api/binLocations?filter[0][property]=binLocation.code&filter[0][value]=A-02", nil, http.StatusOK)["data"].([]any)
 	binA2 := fmt.Sprintf("/console/bins/%v", bins[0].(map[string]any)["id"])
 	readerKey := api.newUser(t, "rita", "reader")
-
 	b := newBrowser(t, base)
 	width := int64(390)
 	b.screen(width, 844)
@@ -401,6 +413,8 @@ func TestConsolePagesFitAPhone(t *testing.T) {
 		{"/console/nowhere", "not-found"},
 		{"/console/products/999999", "product-not-found"},
 		{fmt.Sprintf("%s/ship?warehouse=%d", order, f.warehouse), "ship-confirm"},
+		{fmt.Sprintf("/console/products/%d?lot=L-2027-06-OATS-0002&bestBefore=2027-06-30", milk), "lot-product"},
+		{fmt.Sprintf("/console/orders/%d/picking", milkOrder), "lot-picking"},
 	}
 	for _, p := range pages {
 		visit(p.path, p.name)
