@@ -1,6 +1,7 @@
 package test
 
 import (
+	"encoding/hex"
 	"fmt"
 	"html"
 	"net/http"
@@ -90,6 +91,30 @@ func TestConsoleLots(t *testing.T) {
 			t.Errorf("goods out of a lot the bin does not hold: %d %q", resp.StatusCode, got)
 		}
 
+		// A bin's count has a box per lot; a product found there names its
+		// lot.
+		bins := f.api.do(t, "GET", "/api/binLocations?filter[0][property]=binLocation.code&filter[0][value]=A-02", nil, http.StatusOK)["data"].([]any)
+		bin := fmt.Sprintf("/console/bins/%v", bins[0].(map[string]any)["id"])
+		box := fmt.Sprintf("qty_%d_%s", milk, hex.EncodeToString([]byte("L-NEW")))
+		_, page = c.get(bin)
+		if !strings.Contains(page, `name="`+box+`"`) || strings.Contains(page, fmt.Sprintf(`name="qty_%d"`, milk)) {
+			t.Errorf("the bin's count boxes of a lot-tracked product:\n%s", formOn(t, page, bin+"/count"))
+		}
+		resp, page = c.submit(page, bin+"/count", url.Values{box: {"4"}})
+		if resp.StatusCode != http.StatusOK || !strings.Contains(page, "Counted 1 product.") || f.api.stockOn(t, milk, "A-02") != 4 {
+			t.Errorf("a lot counted on its bin: %d, A-02 holds %d", resp.StatusCode, f.api.stockOn(t, milk, "A-02"))
+		}
+		resp, page = c.submit(page, bin+"/count", url.Values{"found": {"1"}, "number": {"MILK-1"}, "newQuantity": {"2"}})
+		if got := fieldError(t, page[strings.Index(page, `id="found"`):], "lot"); resp.StatusCode != http.StatusBadRequest ||
+			got != "This product is lot-tracked: enter or scan the lot number." {
+			t.Errorf("a lot-tracked product found without its lot: %d %q", resp.StatusCode, got)
+		}
+		resp, page = c.submit(page, bin+"/count", url.Values{"found": {"1"}, "number": {"MILK-1"}, "newQuantity": {"2"},
+			"lot": {"L-FOUND"}, "bestBefore": {"2099-06-30"}})
+		if resp.StatusCode != http.StatusOK || f.api.stockOn(t, milk, "A-02") != 6 || !strings.Contains(page, "L-FOUND") {
+			t.Errorf("a lot found on a bin: %d, A-02 holds %d", resp.StatusCode, f.api.stockOn(t, milk, "A-02"))
+		}
+
 		// A scan's lot and best-before fill the goods-in form.
 		_, page = c.get(product + "?lot=L-9&bestBefore=2027-05-01")
 		in := formOn(t, page, product+"/in")
@@ -105,8 +130,8 @@ func TestConsoleLots(t *testing.T) {
 		}
 		c.http.CheckRedirect = nil
 
-		// The picking list names the lot of every pick: the expired lot is
-		// never picked.
+		// The picking list names the lot of every pick: the lot that
+		// expires first (L-FOUND) is picked, the expired lot never.
 		order := f.api.id(t, "POST", "/api/orders", map[string]any{"number": "20001",
 			"details": []any{map[string]any{"articleDetailId": milk, "quantity": 2}, map[string]any{"articleDetailId": f.product, "quantity": 1}}})
 		f.api.do(t, "PUT", "/api/stock/change/lots-seed", []any{map[string]any{"articleDetailId": f.product,
@@ -119,7 +144,7 @@ func TestConsoleLots(t *testing.T) {
 		_, page = c.get(fmt.Sprintf("/console/orders/%d/picking", order))
 		list := html.UnescapeString(regexp.MustCompile(`(?s)<table class="picking">.*?</table>`).FindString(page))
 		if !strings.Contains(list, "<th>Lot</th>") || strings.Count(list, `class="code strong lot"`) != 2 ||
-			!strings.Contains(list, `<td class="code strong lot">L-NEW</td>`) || strings.Contains(list, "L-OLD") {
+			!strings.Contains(list, `<td class="code strong lot">L-FOUND</td>`) || strings.Contains(list, "L-OLD") {
 			t.Errorf("the picking list's lots:\n%s", list)
 		}
 	})

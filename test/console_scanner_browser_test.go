@@ -415,6 +415,7 @@ func TestConsolePagesFitAPhone(t *testing.T) {
 		{fmt.Sprintf("%s/ship?warehouse=%d", order, f.warehouse), "ship-confirm"},
 		{fmt.Sprintf("/console/products/%d?lot=L-2027-06-OATS-0002&bestBefore=2027-06-30", milk), "lot-product"},
 		{fmt.Sprintf("/console/orders/%d/picking", milkOrder), "lot-picking"},
+		{fmt.Sprintf("/console/bins/%v", api.do(t, "GET", "/api/binLocations?filter[0][property]=binLocation.code&filter[0][value]=A-03", nil, http.StatusOK)["data"].([]any)[0].(map[string]any)["id"]), "lot-bin"},
 	}
 	for _, p := range pages {
 		visit(p.path, p.name)
