@@ -15,6 +15,7 @@ type ArticleDetailInput struct {
 	Number, Name string
 	ReorderPoint int
 	EAN          string
+	LotTracked   bool
 }
 
 // CreateArticleDetail stores a product the shop pushes in, with the shop's
@@ -37,6 +38,9 @@ func (a *App) CreateArticleDetailWith(ctx context.Context, in ArticleDetailInput
 		return 0, err
 	}
 	if err := art.SetEAN(in.EAN); err != nil {
+		return 0, err
+	}
+	if err := art.SetLotTracked(in.LotTracked, 0, 0); err != nil { // a new product holds nothing
 		return 0, err
 	}
 	err = a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {

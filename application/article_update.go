@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/shopstock/inventory/domain/access"
+	"github.com/shopstock/inventory/domain/catalog"
+	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -12,6 +14,7 @@ type ArticleDetailChange struct {
 	Number, Name *string
 	ReorderPoint *int
 	EAN          *string
+	LotTracked   *bool
 }
 
 // UpdateArticleDetail changes number, name and reorder point; nil leaves one as it is.
@@ -50,6 +53,11 @@ func (a *App) UpdateArticleDetailWith(ctx context.Context, id int64, c ArticleDe
 				return err
 			}
 		}
+		if c.LotTracked != nil {
+			if err := setLotTracked(ctx, s, art, *c.LotTracked); err != nil {
+				return err
+			}
+		}
 		if err := checkArticleNumber(ctx, repo, art.Number(), art.ID()); err != nil {
 			return err
 		}
@@ -58,4 +66,17 @@ func (a *App) UpdateArticleDetailWith(ctx context.Context, id int64, c ArticleDe
 		}
 		return repo.Save(ctx, art)
 	})
+}
+
+// setLotTracked changes whether the product's stock is kept per lot, as
+// its stock and reservations in all warehouses allow
+// (catalog.ArticleDetail.SetLotTracked). The product is locked (Get inside
+// Write), so no stock writer changes them before this commits.
+func setLotTracked(ctx context.Context, s ports.Store, art *catalog.ArticleDetail, tracked bool) error {
+	stocks, _, err := s.Figures().StockOf(ctx, []int64{art.ID()})
+	if err != nil {
+		return err
+	}
+	f := stock.FiguresOf(stocks[art.ID()], 0)
+	return art.SetLotTracked(tracked, f.PhysicalStock, f.ReservedStock)
 }

@@ -46,10 +46,12 @@ type ArticleDetailData struct {
 	Name                 string               `json:"name"`
 	ReorderPoint         int                  `json:"reorderPoint"`
 	EAN                  string               `json:"ean"`
+	LotTracked           bool                 `json:"lotTracked"`
 	PhysicalStock        int                  `json:"physicalStock"`
 	PhysicalStockForSale int                  `json:"physicalStockForSale"`
 	ReservedStock        int                  `json:"reservedStock"`
 	AvailableStock       int                  `json:"availableStock"`
+	ExpiredStock         int                  `json:"expiredStock"`
 	IncomingStock        int                  `json:"incomingStock"`
 	WarehouseStocks      []WarehouseStockData `json:"warehouseStocks"`
 }
@@ -66,10 +68,10 @@ type WarehouseStockData struct {
 func ArticleDetailDataOf(v ArticleStock) ArticleDetailData {
 	out := ArticleDetailData{
 		ID: v.Article.ID(), Number: v.Article.Number(), Name: v.Article.Name(), ReorderPoint: v.Article.ReorderPoint(),
-		EAN:           v.Article.EAN().String(),
+		EAN: v.Article.EAN().String(), LotTracked: v.Article.LotTracked(),
 		PhysicalStock: v.PhysicalStock, PhysicalStockForSale: v.PhysicalStockForSale, ReservedStock: v.ReservedStock,
 		AvailableStock: v.AvailableStock, WarehouseStocks: make([]WarehouseStockData, len(v.Warehouses)),
-		IncomingStock: v.IncomingStock,
+		ExpiredStock: v.ExpiredStock, IncomingStock: v.IncomingStock,
 	}
 	for i, ws := range v.Warehouses {
 		out.WarehouseStocks[i] = WarehouseStockData{WarehouseID: ws.WarehouseID, WarehouseCode: ws.WarehouseCode, Stock: ws.Stock, ReservedStock: ws.ReservedStock}
@@ -88,10 +90,12 @@ func (d stockChangedData) appendJSON(b []byte) []byte {
 	b = appendJSONString(append(b, `,"name":`...), d.Name)
 	b = strconv.AppendInt(append(b, `,"reorderPoint":`...), int64(d.ReorderPoint), 10)
 	b = appendJSONString(append(b, `,"ean":`...), d.EAN)
+	b = strconv.AppendBool(append(b, `,"lotTracked":`...), d.LotTracked)
 	b = strconv.AppendInt(append(b, `,"physicalStock":`...), int64(d.PhysicalStock), 10)
 	b = strconv.AppendInt(append(b, `,"physicalStockForSale":`...), int64(d.PhysicalStockForSale), 10)
 	b = strconv.AppendInt(append(b, `,"reservedStock":`...), int64(d.ReservedStock), 10)
 	b = strconv.AppendInt(append(b, `,"availableStock":`...), int64(d.AvailableStock), 10)
+	b = strconv.AppendInt(append(b, `,"expiredStock":`...), int64(d.ExpiredStock), 10)
 	b = strconv.AppendInt(append(b, `,"incomingStock":`...), int64(d.IncomingStock), 10)
 	if d.WarehouseStocks == nil {
 		b = append(b, `,"warehouseStocks":null`...)

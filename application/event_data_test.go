@@ -17,10 +17,10 @@ func stockChangedOf(number, name, code, key string, id, orderID int64, n int) st
 	if n%2 == 0 {
 		ean = "4006381333931"
 	}
-	article := catalog.UnmarshalArticleDetailFromDatabase(id, number, name, (n%7+7)%7, ean)
+	article := catalog.UnmarshalArticleDetailFromDatabase(id, number, name, (n%7+7)%7, ean, n%3 == 0)
 	warehouses := []stock.WarehouseStock{
-		{WarehouseID: 2, WarehouseCode: code, StockAvailableForSale: true, Stock: n, ReservedStock: n / 3},
-		{WarehouseID: 1, WarehouseCode: code + "-b", Stock: -n, ReservedStock: 0},
+		{WarehouseID: 2, WarehouseCode: code, StockAvailableForSale: true, Stock: n, ReservedStock: n / 3, Expired: n / 4},
+		{WarehouseID: 1, WarehouseCode: code + "-b", Stock: -n, ReservedStock: 0, Expired: n % 2},
 	}
 	f := ArticleStock{Article: article, Figures: stock.FiguresOf(warehouses[:(n%3+3)%3], n%5)}
 	return stockChangedData{

@@ -150,6 +150,14 @@ func (r trackedOrders) ByDetailIDs(ctx context.Context, detailIDs []int64) ([]*o
 	return os, err
 }
 
+func (r trackedOrders) HoldingLotsOf(ctx context.Context, articleDetailID int64) ([]*order.Order, error) {
+	os, err := r.OrderRepository.HoldingLotsOf(ctx, articleDetailID)
+	if err == nil {
+		r.seen(os...)
+	}
+	return os, err
+}
+
 func (r trackedOrders) Add(ctx context.Context, o *order.Order) error {
 	err := r.OrderRepository.Add(ctx, o)
 	r.t.ordersAdded = append(r.t.ordersAdded, o.ID())

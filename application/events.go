@@ -199,7 +199,7 @@ func totalsOf(stocks map[int64][]stock.WarehouseStock) []stock.WarehouseTotal {
 	var out []stock.WarehouseTotal
 	for id, ws := range stocks {
 		for _, w := range ws {
-			out = append(out, stock.WarehouseTotal{ArticleDetailID: id, WarehouseID: w.WarehouseID, Stock: w.Stock, ReservedStock: w.ReservedStock, Mappings: w.Mappings})
+			out = append(out, stock.WarehouseTotal{ArticleDetailID: id, WarehouseID: w.WarehouseID, Stock: w.Stock, ReservedStock: w.ReservedStock, Expired: w.Expired, Mappings: w.Mappings})
 		}
 	}
 	return out
@@ -220,7 +220,7 @@ func withTotals(stocks map[int64][]stock.WarehouseStock, changed []stock.Warehou
 			i = len(ws)
 			ws = append(ws, warehouses[c.WarehouseID])
 		}
-		ws[i].WarehouseID, ws[i].Stock, ws[i].ReservedStock, ws[i].Mappings = c.WarehouseID, c.Stock, c.ReservedStock, c.Mappings
+		ws[i].WarehouseID, ws[i].Stock, ws[i].ReservedStock, ws[i].Expired, ws[i].Mappings = c.WarehouseID, c.Stock, c.ReservedStock, c.Expired, c.Mappings
 		if !c.Held() {
 			ws = slices.Delete(ws, i, i+1)
 		}

@@ -61,7 +61,7 @@ func (a *App) ExpireLots(ctx context.Context) (int, error) {
 				return err
 			}
 			n = len(op.Counted)
-			return s.Orders().Save(ctx, holders...)
+			return s.Orders().Save(ctx, op.Released...)
 		})
 		if err != nil {
 			return counted, err

@@ -78,7 +78,7 @@ var (
 	ArticleDetailFields = ListFields{
 		"articleDetail.id": IntField, "articleDetail.number": TextField, "articleDetail.name": TextField,
 		"articleDetail.reorderPoint": IntField, "articleDetail.belowReorderPoint": BoolField,
-		"articleDetail.ean": TextField,
+		"articleDetail.ean": TextField, "articleDetail.lotTracked": BoolField,
 	}
 	OrderFields = ListFields{
 		"order.id": IntField, "order.number": TextField, "order.status": TextField,

@@ -38,8 +38,27 @@ type pickingWorld struct {
 	w1, w2   int64
 	bins     []int64 // bins of w1 and w2 (null bins included)
 	articles []int64
-	orders   []int64
-	details  []int64
+	// tracked are the lot-tracked articles (half of them): their stock
+	// lies in an expired lot and in two that are not.
+	tracked map[int64]bool
+	orders  []int64
+	details []int64
+}
+
+// The lots of the tracked articles: OLD expired long ago.
+var pickingLots = []*stock.LotSpec{
+	{Number: "OLD", BestBefore: lotDate("2020-01-01"), BestBeforeGiven: true},
+	{Number: "SOON", BestBefore: lotDate("2099-01-01"), BestBeforeGiven: true},
+	{Number: "UNDATED"},
+}
+
+// lotIn is the lot pieces of article come in with: none for an article
+// that is not tracked, else one of the three.
+func (w *pickingWorld) lotIn(article int64, rng *rand.Rand) *stock.LotSpec {
+	if !w.tracked[article] {
+		return nil
+	}
+	return pickingLots[rng.IntN(len(pickingLots))]
 }
 
 func pickingConcurrently(t *testing.T, databaseURL string, workers int, duration time.Duration, everyKind bool) {
@@ -49,12 +68,28 @@ func pickingConcurrently(t *testing.T, databaseURL string, workers int, duration
 	w.w1, null1 = e.newWarehouse("PW1", true)
 	w.w2, null2 = e.newWarehouse("PW2", true)
 	w.bins = []int64{null1, e.newBin(w.w1, "A-1"), e.newBin(w.w1, "A-2"), e.newBin(w.w1, "A-3"), null2, e.newBin(w.w2, "B-1")}
+	w.tracked = map[int64]bool{}
 	for id := int64(1); id <= 4; id++ {
 		w.articles = append(w.articles, e.newArticle(id))
+		if id > 2 {
+			e.trackLots(id)
+			w.tracked[id] = true
+		}
 	}
 	var seed []application.BatchOperation
 	for _, a := range w.articles {
 		seed = append(seed, stockChangeOp(a, 6, stockBin(w.bins[1])), stockChangeOp(a, 6, stockBin(w.bins[2])), stockChangeOp(a, 4, stockBin(w.bins[5])))
+		if w.tracked[a] {
+			// Each bin gets pieces of the expired lot and of a good one.
+			n := len(seed)
+			for i, op := range seed[n-3:] {
+				c := op.Op.(stock.Change)
+				c.Lot = pickingLots[1+i%2]
+				seed[n-3+i].Op = c
+				c.Lot, c.Quantity = pickingLots[0], 3
+				seed = append(seed, application.BatchOperation{Op: c})
+			}
+		}
 	}
 	e.mustSucceed("change", seed...)
 	rng := rand.New(rand.NewPCG(1, uint64(time.Now().UnixNano())))
@@ -176,6 +211,7 @@ FROM stock_mappings AS m`).Scan(e.ctx, &bad); err != nil {
 	}
 	t.Logf("%d pieces reserved at the end", reserved)
 	requireKeptFigures(t, e.Env)
+	requireLotsKept(t, e)
 }
 
 // pickScarceStockConcurrently puts 5 pieces of a product of its own on bin
@@ -268,8 +304,13 @@ func (w *pickingWorld) step(ctx context.Context, e *stockEnv, rng *rand.Rand, ke
 			from = stockBin(w.bins[rng.IntN(len(w.bins))])
 		}
 		var res application.BatchResult
+		ship := application.DetailShipment{OrderDetailID: detail, Quantity: 1 + rng.IntN(2), From: from}
+		if rng.IntN(3) == 0 {
+			// Named lots, the expired one included: it must be refused.
+			ship.Lot = pickingLots[rng.IntN(len(pickingLots))]
+		}
 		_, err := e.App.ShipOrderDetails(ctx, application.BatchMeta{Key: key, Endpoint: "orderDetails/ship", Fingerprint: key, User: "tester"},
-			[]application.DetailShipment{{OrderDetailID: detail, Quantity: 1 + rng.IntN(2), From: from}}, stockCapture(&res))
+			[]application.DetailShipment{ship}, stockCapture(&res))
 		if err == nil && !res.Success {
 			err = errs.Invalidf("%s", res.Results[0].Message)
 		}
@@ -295,6 +336,9 @@ func (w *pickingWorld) step(ctx context.Context, e *stockEnv, rng *rand.Rand, ke
 		}
 		d := o.Details()[rng.IntN(len(o.Details()))]
 		req := application.ReturnRequest{Restock: rng.IntN(3) > 0, Lines: []order.ReturnLine{{OrderDetailID: d.ID(), Quantity: 1}}}
+		if rng.IntN(2) == 0 {
+			req.Lines[0].Lot = w.lotIn(d.ArticleDetailID(), rng)
+		}
 		if req.Restock && rng.IntN(2) == 0 {
 			to := stockBin(w.bins[rng.IntN(len(w.bins))])
 			req.To = &to
@@ -310,13 +354,60 @@ func (w *pickingWorld) step(ctx context.Context, e *stockEnv, rng *rand.Rand, ke
 		if rng.IntN(2) == 0 {
 			q = -q
 		}
+		article := w.articles[rng.IntN(len(w.articles))]
+		op := stock.Change{ArticleDetailID: article, Quantity: q, At: stockBin(w.bins[rng.IntN(len(w.bins))])}
+		if q > 0 || rng.IntN(2) == 0 {
+			op.Lot = w.lotIn(article, rng)
+		}
 		var res application.BatchResult
 		_, err := e.App.StockBatch(ctx, application.BatchMeta{Key: key, Endpoint: "stock/change", Fingerprint: key, User: "tester"},
-			[]application.BatchOperation{stockChangeOp(w.articles[rng.IntN(len(w.articles))], q, stockBin(w.bins[rng.IntN(len(w.bins))]))},
-			stockCapture(&res))
+			[]application.BatchOperation{{Op: op}}, stockCapture(&res))
 		if err == nil && !res.Success {
 			err = errs.Invalidf("%s", res.Results[0].Message)
 		}
 		return "change", err
+	}
+}
+
+// requireLotsKept checks the lots of every mapping after a concurrent run:
+// each lot keeps 0 ≤ reserved ≤ stock, the lots add up to their mapping,
+// their reservations add up to the lot's reservedStock, the ledger's
+// entries of each lot add up to its stock, and nothing of the expired lot
+// ever shipped.
+func requireLotsKept(t *testing.T, e *stockEnv) {
+	t.Helper()
+	db := e.DB.Bun()
+	var broken []string
+	if err := db.NewRaw(`SELECT 'mapping ' || m.bin_location_id || '/' || m.article_detail_id || ': stock ' || m.stock || ', reserved ' || m.reserved_stock ||
+  ', lots ' || COALESCE(SUM(s.stock), 0) || ', reserved ' || COALESCE(SUM(s.reserved_stock), 0)
+FROM stock_mappings AS m JOIN article_details AS a ON a.id = m.article_detail_id AND a.lot_tracked
+LEFT JOIN lot_stock AS s ON s.article_detail_id = m.article_detail_id AND s.bin_location_id = m.bin_location_id
+GROUP BY m.bin_location_id, m.article_detail_id, m.stock, m.reserved_stock
+HAVING m.stock <> COALESCE(SUM(s.stock), 0) OR m.reserved_stock <> COALESCE(SUM(s.reserved_stock), 0)
+UNION ALL
+SELECT 'lot ' || s.lot_number || ' on ' || s.bin_location_id || ': stock ' || s.stock || ', reserved ' || s.reserved_stock ||
+  ', held ' || COALESCE((SELECT SUM(r.quantity) FROM reservations AS r WHERE r.bin_location_id = s.bin_location_id
+    AND r.article_detail_id = s.article_detail_id AND r.lot_number = s.lot_number), 0) ||
+  ', ledger ' || COALESCE((SELECT SUM(l.quantity) FROM stock_ledger_entries AS l WHERE l.bin_location_id = s.bin_location_id
+    AND l.article_detail_id = s.article_detail_id AND l.lot_number = s.lot_number), 0)
+FROM lot_stock AS s
+WHERE s.reserved_stock < 0 OR s.reserved_stock > s.stock
+  OR s.reserved_stock <> COALESCE((SELECT SUM(r.quantity) FROM reservations AS r WHERE r.bin_location_id = s.bin_location_id
+    AND r.article_detail_id = s.article_detail_id AND r.lot_number = s.lot_number), 0)
+  OR s.stock <> COALESCE((SELECT SUM(l.quantity) FROM stock_ledger_entries AS l WHERE l.bin_location_id = s.bin_location_id
+    AND l.article_detail_id = s.article_detail_id AND l.lot_number = s.lot_number), 0)
+UNION ALL
+SELECT 'shipped ' || (-l.quantity) || ' of the expired lot from ' || l.bin_location_id
+FROM stock_ledger_entries AS l WHERE l.type = 'shipment' AND l.lot_number = 'OLD'
+UNION ALL
+SELECT 'a reservation of the expired lot on ' || r.bin_location_id FROM reservations AS r WHERE r.lot_number = 'OLD'`).Scan(e.ctx, &broken); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range broken {
+		t.Error(b)
+	}
+	var lots int
+	if err := db.NewRaw("SELECT COUNT(*) FROM lot_stock").Scan(e.ctx, &lots); err != nil || lots == 0 {
+		t.Errorf("%d lots on mappings (%v): the run proves nothing of lots", lots, err)
 	}
 }

@@ -462,10 +462,10 @@ func TestStockHTTPBinLocationMappings(t *testing.T) {
 		if !body.Success || body.Data.ID != a || body.Data.WarehouseID != wh || body.Data.Code != "A-01" || len(body.Data.Mappings) != 2 || len(ids) != 2 {
 			t.Fatalf("bin location %s (mappings in the database: %v)", res.Body, ids)
 		}
-		fields := []string{"articleDetailId", "binLocationId", "defaultMapping", "id", "lastStockTake", "reservedStock", "stock"}
+		fields := []string{"articleDetailId", "binLocationId", "defaultMapping", "id", "lastStockTake", "lots", "reservedStock", "stock"}
 		want := []map[string]string{
-			{"id": fmt.Sprint(ids[0].ID), "binLocationId": fmt.Sprint(a), "articleDetailId": "1", "stock": "4", "defaultMapping": "false", "reservedStock": "0"},
-			{"id": fmt.Sprint(ids[1].ID), "binLocationId": fmt.Sprint(a), "articleDetailId": "2", "stock": "3", "defaultMapping": "true", "reservedStock": "0", "lastStockTake": "null"},
+			{"id": fmt.Sprint(ids[0].ID), "binLocationId": fmt.Sprint(a), "articleDetailId": "1", "stock": "4", "defaultMapping": "false", "reservedStock": "0", "lots": "[]"},
+			{"id": fmt.Sprint(ids[1].ID), "binLocationId": fmt.Sprint(a), "articleDetailId": "2", "stock": "3", "defaultMapping": "true", "reservedStock": "0", "lastStockTake": "null", "lots": "[]"},
 		}
 		for i, m := range body.Data.Mappings {
 			got := slices.Sorted(func(yield func(string) bool) {
@@ -614,7 +614,7 @@ func TestStockHTTPLedger(t *testing.T) {
 		if len(byKey) != 2 {
 			t.Fatalf("by key: %s", summary(byKey))
 		}
-		fields := []string{"articleDetailId", "binLocationId", "createdAt", "id", "idempotencyKey", "operationId", "orderDetailId",
+		fields := []string{"articleDetailId", "binLocationId", "createdAt", "id", "idempotencyKey", "lotNumber", "operationId", "orderDetailId",
 			"orderId", "purchaseOrderId", "quantity", "stockAfter", "type", "user", "warehouseId"}
 		got := slices.Sorted(func(yield func(string) bool) {
 			for k := range byKey[0] {
@@ -629,7 +629,7 @@ func TestStockHTTPLedger(t *testing.T) {
 		want := map[string]string{
 			"articleDetailId": "1", "warehouseId": fmt.Sprint(wh), "binLocationId": fmt.Sprint(a), "type": `"incoming"`,
 			"quantity": "5", "stockAfter": "5", "idempotencyKey": `"ledger-1"`, "operationId": `{"n":1}`,
-			"orderId": "null", "orderDetailId": "null", "purchaseOrderId": "null", "user": `"admin"`,
+			"orderId": "null", "orderDetailId": "null", "purchaseOrderId": "null", "user": `"admin"`, "lotNumber": "null",
 		}
 		for k, v := range want {
 			if string(byKey[0][k]) != v {

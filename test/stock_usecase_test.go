@@ -68,6 +68,15 @@ func (e *stockEnv) newArticle(id int64) int64 {
 	return got
 }
 
+// trackLots makes an article detail that holds nothing lot-tracked.
+func (e *stockEnv) trackLots(id int64) {
+	e.t.Helper()
+	tracked := true
+	if err := e.App.UpdateArticleDetailWith(e.ctx, id, application.ArticleDetailChange{LotTracked: &tracked}); err != nil {
+		e.t.Fatalf("track lots of article detail %d: %v", id, err)
+	}
+}
+
 func (e *stockEnv) nextKey() string {
 	e.keys++
 	return fmt.Sprintf("key-%d", e.keys)

@@ -20,6 +20,7 @@ type articleRow struct {
 	Name         string `bun:"name"`
 	ReorderPoint int    `bun:"reorder_point"`
 	EAN          string `bun:"ean"`
+	LotTracked   bool   `bun:"lot_tracked"`
 }
 
 // belowReorderPointSQL reads whether a product is below its reorder point
@@ -31,7 +32,7 @@ const belowReorderPointSQL = `COALESCE((SELECT ss.below FROM stock_snapshots AS 
 var articleColumns = columns{
 	"articleDetail.id": "a.id", "articleDetail.number": "a.number", "articleDetail.name": "a.name",
 	"articleDetail.reorderPoint": "a.reorder_point", "articleDetail.belowReorderPoint": belowReorderPointSQL,
-	"articleDetail.ean": "a.ean",
+	"articleDetail.ean": "a.ean", "articleDetail.lotTracked": "a.lot_tracked",
 }
 
 type articles struct{ s *store }
@@ -57,7 +58,8 @@ func (r articles) Add(ctx context.Context, a *catalog.ArticleDetail) error {
 			return err
 		}
 	}
-	row := &articleRow{ID: id, Number: a.Number(), Name: a.Name(), ReorderPoint: a.ReorderPoint(), EAN: a.EAN().String()}
+	row := articleRowOf(a)
+	row.ID = id
 	if _, err := r.s.idb.NewInsert().Model(row).Exec(ctx); err != nil {
 		return r.duplicate(err, row)
 	}
@@ -86,11 +88,19 @@ func (r articles) Get(ctx context.Context, id int64) (*catalog.ArticleDetail, er
 	if err := q.Scan(ctx); err != nil {
 		return nil, notFound(err, "article detail %d not found", id)
 	}
-	return catalog.UnmarshalArticleDetailFromDatabase(row.ID, row.Number, row.Name, row.ReorderPoint, row.EAN), nil
+	return row.article(), nil
+}
+
+func articleRowOf(a *catalog.ArticleDetail) *articleRow {
+	return &articleRow{ID: a.ID(), Number: a.Number(), Name: a.Name(), ReorderPoint: a.ReorderPoint(), EAN: a.EAN().String(), LotTracked: a.LotTracked()}
+}
+
+func (row *articleRow) article() *catalog.ArticleDetail {
+	return catalog.UnmarshalArticleDetailFromDatabase(row.ID, row.Number, row.Name, row.ReorderPoint, row.EAN, row.LotTracked)
 }
 
 func (r articles) Save(ctx context.Context, a *catalog.ArticleDetail) error {
-	row := &articleRow{ID: a.ID(), Number: a.Number(), Name: a.Name(), ReorderPoint: a.ReorderPoint(), EAN: a.EAN().String()}
+	row := articleRowOf(a)
 	_, err := r.s.idb.NewUpdate().Model(row).WherePK().Exec(ctx)
 	return r.duplicate(err, row)
 }
@@ -111,7 +121,7 @@ func (r articles) List(ctx context.Context, q ports.ListQuery) (ports.Page[*cata
 		func(s *bun.SelectQuery) *bun.SelectQuery { return s })
 	out := ports.Page[*catalog.ArticleDetail]{Total: total, Items: make([]*catalog.ArticleDetail, len(rows))}
 	for i, row := range rows {
-		out.Items[i] = catalog.UnmarshalArticleDetailFromDatabase(row.ID, row.Number, row.Name, row.ReorderPoint, row.EAN)
+		out.Items[i] = row.article()
 	}
 	return out, err
 }

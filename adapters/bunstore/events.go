@@ -72,13 +72,14 @@ type lockedSnapshotRow struct {
 	Name            string `bun:"name"`
 	ReorderPoint    int    `bun:"reorder_point"`
 	EAN             string `bun:"ean"`
+	LotTracked      bool   `bun:"lot_tracked"`
 	Incoming        int    `bun:"incoming"`
 }
 
 // lockedSnapshotsSQL reads the snapshots with their products, in id order;
 // PostgreSQL locks them with it (lockSnapshotsPostgres).
 const lockedSnapshotsSQL = `SELECT ss.article_detail_id, ss.figures, ss.below, ss.outstanding, a.number, a.name, a.reorder_point, a.ean,
-  COALESCE(i.quantity, 0)
+  a.lot_tracked, COALESCE(i.quantity, 0)
 FROM stock_snapshots AS ss JOIN article_details AS a ON a.id = ss.article_detail_id
 LEFT JOIN incoming_stock AS i ON i.article_detail_id = ss.article_detail_id
 WHERE ss.article_detail_id ` + inIDsMarker + ` ORDER BY ss.article_detail_id`
@@ -118,7 +119,7 @@ ON CONFLICT (article_detail_id) DO NOTHING`, bun.List(ids)); err != nil {
 			out.Incoming[row.ArticleDetailID] = row.Incoming
 		}
 		out.Snapshots[row.ArticleDetailID] = ports.StockSnapshot{ArticleDetailID: row.ArticleDetailID, Figures: row.Figures, Below: row.Below, Outstanding: row.Outstanding}
-		out.Articles[i] = catalog.UnmarshalArticleDetailFromDatabase(row.ArticleDetailID, row.Number, row.Name, row.ReorderPoint, row.EAN)
+		out.Articles[i] = catalog.UnmarshalArticleDetailFromDatabase(row.ArticleDetailID, row.Number, row.Name, row.ReorderPoint, row.EAN, row.LotTracked)
 	}
 	return out, nil
 }
@@ -150,7 +151,7 @@ func (r events) saveTotals(ctx context.Context, totals []domainstock.WarehouseTo
 
 // keepTotalsSet makes the insert of a kept total an upsert.
 const keepTotalsSet = ` ON CONFLICT (article_detail_id, warehouse_id) DO UPDATE
-SET stock = excluded.stock, reserved_stock = excluded.reserved_stock, mappings = excluded.mappings`
+SET stock = excluded.stock, reserved_stock = excluded.reserved_stock, expired_stock = excluded.expired_stock, mappings = excluded.mappings`
 
 func (r events) DeleteSnapshots(ctx context.Context, ids []int64) error {
 	for _, table := range []string{"stock_snapshots", "stock_totals"} {

@@ -18,11 +18,11 @@ func (s *store) Figures() ports.FigureReader { return figures{s} }
 // are the stock per warehouse (stock_totals), kind 'o' rows what orders
 // still have to ship (the snapshots' outstanding).
 const stockOfSQL = `SELECT 'w' AS kind, t.article_detail_id, t.warehouse_id, w.code AS warehouse_code,
-    w.stock_available_for_sale, t.stock, t.reserved_stock, t.mappings
+    w.stock_available_for_sale, t.stock, t.reserved_stock, t.expired_stock, t.mappings
 FROM stock_totals AS t JOIN warehouses AS w ON w.id = t.warehouse_id
 WHERE t.article_detail_id ` + inIDsMarker + `
 UNION ALL
-SELECT 'o', ss.article_detail_id, 0, '', FALSE, ss.outstanding, 0, 0
+SELECT 'o', ss.article_detail_id, 0, '', FALSE, ss.outstanding, 0, 0, 0
 FROM stock_snapshots AS ss
 WHERE ss.article_detail_id ` + inIDsMarker + ` AND ss.outstanding <> 0
 ORDER BY 2, 3`
@@ -39,31 +39,31 @@ func newStockOf(n int) stockOf {
 	return stockOf{make(map[int64][]stock.WarehouseStock, n), make(map[int64]int, n), map[int64]stock.WarehouseStock{}}
 }
 
-func (s stockOf) add(kind string, article, warehouseID int64, code string, forSale bool, total, reserved, mappings int64) {
+func (s stockOf) add(kind string, article, warehouseID int64, code string, forSale bool, total, reserved, expired, mappings int64) {
 	if kind == "o" {
 		s.outstanding[article] = int(total)
 		return
 	}
 	s.stocks[article] = append(s.stocks[article], stock.WarehouseStock{
 		WarehouseID: warehouseID, WarehouseCode: code, StockAvailableForSale: forSale,
-		Stock: int(total), ReservedStock: int(reserved), Mappings: int(mappings),
+		Stock: int(total), ReservedStock: int(reserved), Expired: int(expired), Mappings: int(mappings),
 	})
 }
 
 // addText adds a row of stockOfSQL in PostgreSQL's text format.
 func (s stockOf) addText(row [][]byte) error {
-	if len(row) != 8 {
+	if len(row) != 9 {
 		return fmt.Errorf("stock figures: a row of %d columns", len(row))
 	}
-	var ints [5]int64
-	for i, col := range []int{1, 2, 5, 6, 7} {
+	var ints [6]int64
+	for i, col := range []int{1, 2, 5, 6, 7, 8} {
 		n, err := strconv.ParseInt(string(row[col]), 10, 64)
 		if err != nil {
 			return fmt.Errorf("stock figures: %w", err)
 		}
 		ints[i] = n
 	}
-	s.add(string(row[0]), ints[0], ints[1], string(row[3]), string(row[4]) == "t", ints[2], ints[3], ints[4])
+	s.add(string(row[0]), ints[0], ints[1], string(row[3]), string(row[4]) == "t", ints[2], ints[3], ints[4], ints[5])
 	return nil
 }
 
@@ -82,12 +82,12 @@ func (r figures) StockOf(ctx context.Context, ids []int64) (map[int64][]stock.Wa
 	defer rows.Close()
 	for rows.Next() {
 		var kind, code string
-		var article, warehouseID, total, reserved, mappings int64
+		var article, warehouseID, total, reserved, expired, mappings int64
 		var forSale bool
-		if err := rows.Scan(&kind, &article, &warehouseID, &code, &forSale, &total, &reserved, &mappings); err != nil {
+		if err := rows.Scan(&kind, &article, &warehouseID, &code, &forSale, &total, &reserved, &expired, &mappings); err != nil {
 			return nil, nil, err
 		}
-		out.add(kind, article, warehouseID, code, forSale, total, reserved, mappings)
+		out.add(kind, article, warehouseID, code, forSale, total, reserved, expired, mappings)
 	}
 	return out.stocks, out.outstanding, rows.Err()
 }

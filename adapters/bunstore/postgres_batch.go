@@ -627,20 +627,20 @@ func lockedSnapshotsFrom(results []*pgconn.Result, n int) ([]lockedSnapshotRow, 
 	}
 	out := make([]lockedSnapshotRow, 0, n)
 	for _, row := range results[0].Rows {
-		if len(row) != 9 {
+		if len(row) != 10 {
 			return nil, stockOf, fmt.Errorf("snapshots: a row of %d columns", len(row))
 		}
 		id, err1 := strconv.ParseInt(string(row[0]), 10, 64)
 		outstanding, err2 := strconv.Atoi(string(row[3]))
 		reorderPoint, err3 := strconv.Atoi(string(row[6]))
-		incoming, err4 := strconv.Atoi(string(row[8]))
+		incoming, err4 := strconv.Atoi(string(row[9]))
 		if err := errors.Join(err1, err2, err3, err4); err != nil {
 			return nil, stockOf, fmt.Errorf("snapshots: %w", err)
 		}
 		out = append(out, lockedSnapshotRow{
 			ArticleDetailID: id, Figures: string(row[1]), Below: string(row[2]) == "t", Outstanding: outstanding,
 			Number: string(row[4]), Name: string(row[5]), ReorderPoint: reorderPoint, EAN: string(row[7]),
-			Incoming: incoming,
+			LotTracked: string(row[8]) == "t", Incoming: incoming,
 		})
 	}
 	for _, row := range results[1].Rows {
@@ -662,13 +662,13 @@ WHERE t.article_detail_id = g.a AND t.warehouse_id = g.w`, pgdialect.Array(artic
 
 func (pg postgresDialect) keepTotals(ctx context.Context, s *store, kept []domainstock.WarehouseTotal) error {
 	n := len(kept)
-	articles, warehouses, stocks, reserved, mappings := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	articles, warehouses, stocks, reserved, expired, mappings := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
 	for i, t := range kept {
-		articles[i], warehouses[i], stocks[i], reserved[i], mappings[i] = t.ArticleDetailID, t.WarehouseID, int64(t.Stock), int64(t.ReservedStock), int64(t.Mappings)
+		articles[i], warehouses[i], stocks[i], reserved[i], expired[i], mappings[i] = t.ArticleDetailID, t.WarehouseID, int64(t.Stock), int64(t.ReservedStock), int64(t.Expired), int64(t.Mappings)
 	}
-	return pg.execSoon(ctx, s, `INSERT INTO stock_totals (article_detail_id, warehouse_id, stock, reserved_stock, mappings)
-SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::int[])`+keepTotalsSet,
-		pgdialect.Array(articles), pgdialect.Array(warehouses), pgdialect.Array(stocks), pgdialect.Array(reserved), pgdialect.Array(mappings))
+	return pg.execSoon(ctx, s, `INSERT INTO stock_totals (article_detail_id, warehouse_id, stock, reserved_stock, expired_stock, mappings)
+SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::int[])`+keepTotalsSet,
+		pgdialect.Array(articles), pgdialect.Array(warehouses), pgdialect.Array(stocks), pgdialect.Array(reserved), pgdialect.Array(expired), pgdialect.Array(mappings))
 }
 
 // saveOrders sends each column as one array, with the transaction's next

@@ -276,7 +276,7 @@ func (d *sqliteDialect) lockedSnapshots(ctx context.Context, s *store, ids, ware
 	for rows.Next() {
 		var row lockedSnapshotRow
 		var reorderPoint, outstanding, incoming int64
-		if err := rows.Scan(&row.ArticleDetailID, &row.Figures, &row.Below, &outstanding, &row.Number, &row.Name, &reorderPoint, &row.EAN, &incoming); err != nil {
+		if err := rows.Scan(&row.ArticleDetailID, &row.Figures, &row.Below, &outstanding, &row.Number, &row.Name, &reorderPoint, &row.EAN, &row.LotTracked, &incoming); err != nil {
 			return nil, stockOf, err
 		}
 		row.ReorderPoint, row.Outstanding, row.Incoming = int(reorderPoint), int(outstanding), int(incoming)
@@ -319,6 +319,7 @@ func (d *sqliteDialect) keepTotals(ctx context.Context, s *store, kept []domains
 	sqliteColumn(c, kept, "warehouse_id", func(t *domainstock.WarehouseTotal) any { return t.WarehouseID })
 	sqliteColumn(c, kept, "stock", func(t *domainstock.WarehouseTotal) any { return t.Stock })
 	sqliteColumn(c, kept, "reserved_stock", func(t *domainstock.WarehouseTotal) any { return t.ReservedStock })
+	sqliteColumn(c, kept, "expired_stock", func(t *domainstock.WarehouseTotal) any { return t.Expired })
 	sqliteColumn(c, kept, "mappings", func(t *domainstock.WarehouseTotal) any { return t.Mappings })
 	return c.chunks(sqliteRowsChunk, func(chunk sqliteChunk) error {
 		return d.execPrepared(ctx, s, chunk.insert("stock_totals")+keepTotalsSet, chunk.args...)

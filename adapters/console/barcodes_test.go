@@ -232,7 +232,7 @@ func TestACodeOutsideCode128SaysItCannotBeDrawn(t *testing.T) {
 
 func TestAProductLabelDrawsItsEANElseItsNumber(t *testing.T) {
 	product := func(number, ean string) *catalog.ArticleDetail {
-		return catalog.UnmarshalArticleDetailFromDatabase(1, number, "", 0, ean)
+		return catalog.UnmarshalArticleDetailFromDatabase(1, number, "", 0, ean, false)
 	}
 	for _, tc := range []struct{ ean, kind, digits string }{
 		{"4006381333931", "EAN-13", "4006381333931"},

@@ -14,6 +14,7 @@ type articleJSON struct {
 	Name         string `json:"name"`
 	ReorderPoint int    `json:"reorderPoint"`
 	EAN          string `json:"ean"`
+	LotTracked   bool   `json:"lotTracked"`
 }
 
 type warehouseStockJSON struct {
@@ -29,6 +30,7 @@ type articleDetailJSON struct {
 	PhysicalStockForSale int                  `json:"physicalStockForSale"`
 	ReservedStock        int                  `json:"reservedStock"`
 	AvailableStock       int                  `json:"availableStock"`
+	ExpiredStock         int                  `json:"expiredStock"`
 	IncomingStock        int                  `json:"incomingStock"`
 	WarehouseStocks      []warehouseStockJSON `json:"warehouseStocks"`
 }
@@ -39,6 +41,7 @@ type articleCreateBody struct {
 	Name         string `json:"name"`
 	ReorderPoint int    `json:"reorderPoint"`
 	EAN          string `json:"ean"`
+	LotTracked   bool   `json:"lotTracked"`
 }
 
 type articleUpdateBody struct {
@@ -46,9 +49,10 @@ type articleUpdateBody struct {
 	Name         *string `json:"name"`
 	ReorderPoint *int    `json:"reorderPoint"`
 	EAN          *string `json:"ean"`
+	LotTracked   *bool   `json:"lotTracked"`
 }
 
-var articleReadOnly = []string{"id", "physicalStock", "physicalStockForSale", "reservedStock", "availableStock", "incomingStock", "warehouseStocks"}
+var articleReadOnly = []string{"id", "physicalStock", "physicalStockForSale", "reservedStock", "availableStock", "expiredStock", "incomingStock", "warehouseStocks"}
 
 func (h *Handler) articleRoutes() {
 	h.api("GET /api/articleDetails", h.listArticles)
@@ -66,7 +70,7 @@ func (h *Handler) listArticles(w http.ResponseWriter, r *http.Request) error {
 }
 
 func toArticleJSON(a *catalog.ArticleDetail) articleJSON {
-	return articleJSON{ID: a.ID(), Number: a.Number(), Name: a.Name(), ReorderPoint: a.ReorderPoint(), EAN: a.EAN().String()}
+	return articleJSON{ID: a.ID(), Number: a.Number(), Name: a.Name(), ReorderPoint: a.ReorderPoint(), EAN: a.EAN().String(), LotTracked: a.LotTracked()}
 }
 
 func toArticleDetailJSON(v application.ArticleStock) articleDetailJSON {
@@ -74,7 +78,7 @@ func toArticleDetailJSON(v application.ArticleStock) articleDetailJSON {
 		articleJSON:   toArticleJSON(v.Article),
 		PhysicalStock: v.PhysicalStock, PhysicalStockForSale: v.PhysicalStockForSale, ReservedStock: v.ReservedStock,
 		AvailableStock: v.AvailableStock, WarehouseStocks: make([]warehouseStockJSON, len(v.Warehouses)),
-		IncomingStock: v.IncomingStock,
+		ExpiredStock: v.ExpiredStock, IncomingStock: v.IncomingStock,
 	}
 	for i, ws := range v.Warehouses {
 		out.WarehouseStocks[i] = warehouseStockJSON{WarehouseID: ws.WarehouseID, WarehouseCode: ws.WarehouseCode, Stock: ws.Stock, ReservedStock: ws.ReservedStock}
@@ -102,6 +106,7 @@ func (h *Handler) createArticle(w http.ResponseWriter, r *http.Request) error {
 	}
 	id, err := h.app.CreateArticleDetailWith(r.Context(), application.ArticleDetailInput{
 		ID: valueOrZero(body.ID), Number: body.Number, Name: body.Name, ReorderPoint: body.ReorderPoint, EAN: body.EAN,
+		LotTracked: body.LotTracked,
 	})
 	if err != nil {
 		return err
@@ -120,7 +125,7 @@ func (h *Handler) updateArticle(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := h.app.UpdateArticleDetailWith(r.Context(), id, application.ArticleDetailChange{
-		Number: body.Number, Name: body.Name, ReorderPoint: body.ReorderPoint, EAN: body.EAN,
+		Number: body.Number, Name: body.Name, ReorderPoint: body.ReorderPoint, EAN: body.EAN, LotTracked: body.LotTracked,
 	}); err != nil {
 		return err
 	}

@@ -21,6 +21,9 @@ type ArticleDetail struct {
 	reorderPoint int
 	// ean is the product's GTIN as the shop wrote it, "" for none.
 	ean barcode.GTIN
+	// lotTracked tells whether the product's stock is kept per lot
+	// (extensions B).
+	lotTracked bool
 }
 
 // MaxReorderPoint is the largest reorder point (extensions L).
@@ -40,8 +43,30 @@ func NewArticleDetail(id int64, number, name string) (*ArticleDetail, error) {
 }
 
 // UnmarshalArticleDetailFromDatabase rebuilds a stored article detail.
-func UnmarshalArticleDetailFromDatabase(id int64, number, name string, reorderPoint int, ean string) *ArticleDetail {
-	return &ArticleDetail{id: id, number: number, name: name, reorderPoint: reorderPoint, ean: barcode.GTIN(ean)}
+func UnmarshalArticleDetailFromDatabase(id int64, number, name string, reorderPoint int, ean string, lotTracked bool) *ArticleDetail {
+	return &ArticleDetail{id: id, number: number, name: name, reorderPoint: reorderPoint, ean: barcode.GTIN(ean), lotTracked: lotTracked}
+}
+
+// ErrLotTrackingFixed is why lotTracked stays: whether stock is kept per
+// lot changes only while there is none of it.
+var ErrLotTrackingFixed = errs.InvalidFields(errs.FieldError{
+	Property: "lotTracked",
+	Message:  "can change only while the product has no stock and no reservations in any warehouse",
+}).Breaks("lot_tracking_fixed")
+
+// SetLotTracked sets whether the product's stock is kept per lot. It can
+// change only while the product has no stock and no reservations in any
+// warehouse (physicalStock and reservedStock, all warehouses, are 0);
+// setting the value it already has is no change and always fine.
+func (a *ArticleDetail) SetLotTracked(tracked bool, physicalStock, reservedStock int) error {
+	if tracked == a.lotTracked {
+		return nil
+	}
+	if physicalStock != 0 || reservedStock != 0 {
+		return ErrLotTrackingFixed
+	}
+	a.lotTracked = tracked
+	return nil
 }
 
 // SetEAN sets the product's GTIN (EAN-8, UPC-A, EAN-13 or GTIN-14, its
@@ -118,3 +143,6 @@ func (a *ArticleDetail) ReorderPoint() int { return a.reorderPoint }
 
 // EAN is the product's GTIN as the shop wrote it, "" for none.
 func (a *ArticleDetail) EAN() barcode.GTIN { return a.ean }
+
+// LotTracked tells whether the product's stock is kept per lot.
+func (a *ArticleDetail) LotTracked() bool { return a.lotTracked }

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -92,5 +93,40 @@ func TestAnEANIsEmptyOrAGTINWithItsCheckDigitRight(t *testing.T) {
 	}
 	if err := a.SetEAN(""); err != nil || a.EAN() != "" {
 		t.Errorf("an empty EAN removes it: %v", err)
+	}
+}
+
+func TestLotTrackingChangesOnlyWhileTheProductHoldsNothing(t *testing.T) {
+	a, _ := NewArticleDetail(1, "SKU", "")
+	if a.LotTracked() {
+		t.Fatal("a new product is not lot-tracked")
+	}
+	// With stock or reservations in any warehouse, lotTracked stays.
+	for _, held := range []struct{ stock, reserved int }{{5, 0}, {5, 5}, {0, 2}, {-1, 0}} {
+		err := a.SetLotTracked(true, held.stock, held.reserved)
+		if err != ErrLotTrackingFixed || a.LotTracked() {
+			t.Errorf("stock %d, reserved %d: got %v, lotTracked %v", held.stock, held.reserved, err, a.LotTracked())
+		}
+		var e *errs.Error
+		if !errors.As(err, &e) || e.Kind != errs.Invalid || len(e.Fields) != 1 || e.Fields[0].Property != "lotTracked" {
+			t.Errorf("the refusal is a 400 naming lotTracked: %#v", err)
+		}
+	}
+	// With nothing anywhere, it changes both ways.
+	if err := a.SetLotTracked(true, 0, 0); err != nil || !a.LotTracked() {
+		t.Fatalf("no stock, no reservations: %v", err)
+	}
+	// Setting the value it already has is no change, and always fine.
+	if err := a.SetLotTracked(true, 12, 3); err != nil || !a.LotTracked() {
+		t.Errorf("the same value with stock: %v", err)
+	}
+	if err := a.SetLotTracked(false, 12, 0); err != ErrLotTrackingFixed || !a.LotTracked() {
+		t.Errorf("untracking with stock: %v", err)
+	}
+	if err := a.SetLotTracked(false, 0, 0); err != nil || a.LotTracked() {
+		t.Errorf("untracking without stock: %v", err)
+	}
+	if UnmarshalArticleDetailFromDatabase(2, "B", "", 0, "", true).LotTracked() != true {
+		t.Error("a stored lot-tracked product comes back lot-tracked")
 	}
 }

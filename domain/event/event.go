@@ -149,7 +149,7 @@ func Compare(before, now Snapshot) (changed, low bool) {
 
 // spell writes the watched figures canonically: warehouses in id order,
 // those holding nothing left out (a default mapping of 0 pieces changes no
-// figure), then what is incoming.
+// figure), then what is incoming and what is expired.
 func spell(f stock.Figures) string {
 	b := make([]byte, 0, 64)
 	for i, n := range []int{f.PhysicalStock, f.PhysicalStockForSale, f.ReservedStock, f.AvailableStock} {
@@ -174,6 +174,11 @@ func spell(f stock.Figures) string {
 	// purchase orders existed.
 	if f.IncomingStock != 0 {
 		b = strconv.AppendInt(append(b, "|in:"...), int64(f.IncomingStock), 10)
+	}
+	// The same for what is expired: a product that never held an expired
+	// piece is spelt as before lots existed.
+	if f.ExpiredStock != 0 {
+		b = strconv.AppendInt(append(b, "|ex:"...), int64(f.ExpiredStock), 10)
 	}
 	return string(b)
 }

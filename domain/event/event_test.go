@@ -138,3 +138,25 @@ func TestStockChangedFiresWhenIncomingStockChangesAndOnlyThen(t *testing.T) {
 		t.Fatal("a new product with pieces incoming fired no stock.changed")
 	}
 }
+
+func TestStockChangedFiresWhenExpiredStockChangesAndOnlyThen(t *testing.T) {
+	expired := func(forSale bool, n int) stock.Figures {
+		return stock.FiguresOf([]stock.WarehouseStock{{WarehouseID: 1, StockAvailableForSale: forSale, Stock: 5, Expired: n}}, 0)
+	}
+	// In a warehouse not for sale, a lot expiring changes no other figure:
+	// expiredStock alone must fire stock.changed.
+	if changed, _ := event.Compare(event.SnapshotOf(expired(false, 0), false), event.SnapshotOf(expired(false, 2), false)); !changed {
+		t.Fatal("pieces expired and stock.changed did not fire")
+	}
+	if changed, _ := event.Compare(event.SnapshotOf(expired(true, 2), false), event.SnapshotOf(expired(true, 2), false)); changed {
+		t.Fatal("equal expired stock fired stock.changed")
+	}
+	// A product that never held an expired piece is spelt as before lots
+	// existed, so that its stored snapshot still matches.
+	if got := event.SnapshotOf(expired(true, 0), false).Figures; got != "5,5,0,5|1:5:0;" {
+		t.Fatalf("spelt %q", got)
+	}
+	if got := event.SnapshotOf(expired(true, 2), false).Figures; got != "5,3,0,3|1:5:0;|ex:2" {
+		t.Fatalf("spelt %q", got)
+	}
+}

@@ -271,12 +271,14 @@ func (o *Order) HoldsExpired(ws *stock.WorkingSet) bool {
 // its expired lots are released, whoever holds them, and their pieces
 // count as expired from then on. Holders are the orders that hold pieces
 // of the product's lots; Warehouses are those where it has stock, all of
-// which must be loaded. Run leaves the lots it counted in Counted.
+// which must be loaded. Run leaves the lots it counted in Counted and the
+// holders whose holds it released in Released.
 type Expiry struct {
 	ArticleDetailID int64
 	Warehouses      []int64
 	Holders         []*Order
 	Counted         []stock.Lot
+	Released        []*Order
 }
 
 func (e *Expiry) Declare(sc *stock.Scope) {
@@ -289,10 +291,15 @@ func (e *Expiry) Declare(sc *stock.Scope) {
 }
 
 func (e *Expiry) Run(ws *stock.WorkingSet, ref stock.Reference) error {
+	e.Released = nil
 	for _, o := range e.Holders {
+		if !o.HoldsExpired(ws) {
+			continue
+		}
 		if err := (ReleaseExpired{Order: o}).Run(ws, ref); err != nil {
 			return err
 		}
+		e.Released = append(e.Released, o)
 	}
 	e.Counted = ws.RecordExpiry(e.ArticleDetailID)
 	return nil

@@ -81,3 +81,23 @@ func TestAWarehouseThatNoLongerHoldsMappingsIsNoLongerHeld(t *testing.T) {
 		t.Fatalf("the emptied warehouse: %v", changed)
 	}
 }
+
+func TestTotalsKeepTheExpiredPieces(t *testing.T) {
+	before := []WarehouseTotal{{ArticleDetailID: article, WarehouseID: wh1, Stock: 10, Expired: 4, Mappings: 1}}
+	// Pieces of an expired lot written off: stock and expired go down together.
+	got := ApplyTotals(before, []WarehouseTotal{{ArticleDetailID: article, WarehouseID: wh1, Stock: -3, Expired: -3}})
+	if len(got) != 1 || got[0].Stock != 7 || got[0].Expired != 1 || got[0].Mappings != 1 {
+		t.Fatalf("after a write-off: %v", got)
+	}
+	// A lot expiring changes only what of the stock is expired: that is a
+	// change, to be kept.
+	got = ApplyTotals(before, []WarehouseTotal{{ArticleDetailID: article, WarehouseID: wh1, Expired: 6}})
+	if len(got) != 1 || got[0].Stock != 10 || got[0].Expired != 10 {
+		t.Fatalf("after the expiry: %v", got)
+	}
+	// A new total starts from what the change brings.
+	got = ApplyTotals(nil, []WarehouseTotal{{ArticleDetailID: other, WarehouseID: wh2, Stock: 2, Expired: 2, Mappings: 1}})
+	if len(got) != 1 || got[0].Expired != 2 || !got[0].Held() {
+		t.Fatalf("a new total: %v", got)
+	}
+}
