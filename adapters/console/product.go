@@ -62,12 +62,6 @@ func lotRows(lots []ports.MappingLot, now time.Time) []lotRow {
 	return out
 }
 
-// lotTracked tells whether the product's stock is kept per lot.
-func lotTracked(a *catalog.ArticleDetail) bool {
-	t, ok := any(a).(interface{ LotTracked() bool })
-	return ok && t.LotTracked()
-}
-
 // lotFields are the properties of an operation's lot and the fields of a
 // form that hold them.
 var lotFields = fields{"lot": "lot", "lot.bestBefore": "bestBefore"}
@@ -308,7 +302,7 @@ func (h *Handler) productPage(w http.ResponseWriter, r *http.Request, u *applica
 		return err
 	}
 	d := productData{Article: v.Article, Figures: v.Figures, Forms: map[string]*form{},
-		Ordered: v.Figures.PhysicalStockForSale - v.Figures.AvailableStock, LotTracked: lotTracked(v.Article), LotsAt: map[int64][]lotRow{}}
+		Ordered: v.Figures.PhysicalStockForSale - v.Figures.AvailableStock, LotTracked: v.Article.LotTracked(), LotsAt: map[int64][]lotRow{}}
 	if d.Lines, err = h.app.StockLines(ctx, ports.StockLineFilter{ArticleDetailID: id}); err != nil {
 		return err
 	}
