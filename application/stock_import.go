@@ -35,7 +35,13 @@ type ImportLine struct {
 	BinLocationCode     string
 	ArticleDetailNumber string
 	Quantity            int
-	Problem             string
+	// Lot is the lot the line names, nil for none: the operation's lot.
+	Lot *stock.LotSpec
+	// Exported: the line comes from a file the export wrote, whose lines
+	// of lot-tracked products without a lot and with stock 0 (a default
+	// mapping that holds nothing) are skipped.
+	Exported bool
+	Problem  string
 }
 
 // ImportResult is the outcome of an applied import.
@@ -70,7 +76,7 @@ func (a *App) ImportStock(ctx context.Context, meta BatchMeta, mode ImportMode, 
 		if err != nil {
 			return nil, err
 		}
-		ws, results, err := runOperations(ctx, s, now, meta, ops, nil)
+		ws, results, err := runOperations(ctx, s, now, meta, ops, skipping(lines, ops, nil))
 		if err != nil {
 			return nil, err
 		}
@@ -122,12 +128,36 @@ func importOperations(ctx context.Context, s ports.Store, mode ImportMode, lines
 			at = stock.LocationSpec{BinLocation: &stock.BinLocationSpec{Code: l.BinLocationCode, WarehouseCode: l.WarehouseCode}}
 		}
 		if mode == ImportSet {
-			ops[i].Op = stock.Set{ArticleDetailID: article, At: at, Quantity: l.Quantity}
+			ops[i].Op = stock.Set{ArticleDetailID: article, At: at, Quantity: l.Quantity, Lot: l.Lot}
 		} else {
-			ops[i].Op = stock.Change{ArticleDetailID: article, At: at, Quantity: l.Quantity}
+			ops[i].Op = stock.Change{ArticleDetailID: article, At: at, Quantity: l.Quantity, Lot: l.Lot}
 		}
 	}
 	return ops, nil
+}
+
+// skipped tells whether an import passes over line l, whose operation is
+// op, leaving it out of the ledger: a line of an exported file that names
+// no lot and sets 0 pieces of a lot-tracked product is the export's line of
+// a default mapping that holds nothing, which has no lot to set. The
+// working set knows which products are lot-tracked.
+func skipped(l ImportLine, op stock.Operation, ws *stock.WorkingSet) bool {
+	set, ok := op.(stock.Set)
+	return ok && l.Exported && set.Lot == nil && set.Quantity == 0 && ws.LotTracked(set.ArticleDetailID)
+}
+
+// skipping is the watch of an import: it applies every line but the
+// skipped ones, and then watch (nil: none) around the rest.
+func skipping(lines []ImportLine, ops []BatchOperation, watch watchOperation) watchOperation {
+	return func(i int, ws *stock.WorkingSet, apply func() error) error {
+		if skipped(lines[i], ops[i].Op, ws) {
+			return nil
+		}
+		if watch != nil {
+			return watch(i, ws, apply)
+		}
+		return apply()
+	}
 }
 
 // rejection is the error of an import with failing lines, nil when every

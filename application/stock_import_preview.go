@@ -21,6 +21,9 @@ type ImportLinePreview struct {
 	// known, which they are not when the line names nothing that exists.
 	Before, After int
 	Located       bool
+	// Skipped: the line is one of an exported file that the import passes
+	// over (a lot-tracked product's default mapping that holds nothing).
+	Skipped bool
 }
 
 // ImportPreview is what an import would do, line by line.
@@ -52,6 +55,10 @@ func (a *App) PreviewStockImport(ctx context.Context, user string, mode ImportMo
 		}
 		preview = ImportPreview{Lines: make([]ImportLinePreview, len(lines))}
 		watch := func(i int, ws *stock.WorkingSet, apply func() error) error {
+			if skipped(lines[i], ops[i].Op, ws) {
+				preview.Lines[i].Skipped = true
+				return nil
+			}
 			p := &preview.Lines[i]
 			article, at := operationTarget(ops[i].Op)
 			before, located := ws.StockAt(article, at)

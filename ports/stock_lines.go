@@ -20,6 +20,10 @@ type StockLine struct {
 	ReservedStock       int
 	DefaultMapping      bool
 	LastStockTake       *time.Time
+	// Lots are what each lot holds here (stock or reservations), in FEFO
+	// order (stock.CompareFEFO); empty for a product that is not
+	// lot-tracked.
+	Lots []MappingLot
 }
 
 // Movable is what of the line's stock may move elsewhere (stock.Unreserved).

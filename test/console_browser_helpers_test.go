@@ -105,19 +105,21 @@ func (c apiClient) newUser(t testing.TB, name, role string) string {
 	return data["key"].(string)
 }
 
-// stockOn is the product's stock on the bin with that code ("" when none).
+// stockOn is the product's stock on the bin with that code (0 when none):
+// the sum of its lines in the export, which has one per lot.
 func (c apiClient) stockOn(t testing.TB, article int64, bin string) int {
 	t.Helper()
 	rows := c.csv(t)
 	number := c.do(t, "GET", fmt.Sprintf("/api/articleDetails/%d", article), nil, http.StatusOK)["data"].(map[string]any)["number"]
+	sum := 0
 	for _, r := range rows {
 		if r[1] == bin && r[2] == number {
 			var n int
 			fmt.Sscan(r[4], &n)
-			return n
+			sum += n
 		}
 	}
-	return 0
+	return sum
 }
 
 // csv is the stock export, split in fields (no quoting in these tests).

@@ -205,6 +205,42 @@ func TestConsoleScannerFlows(t *testing.T) {
 			b.scan("after-not-found", "SKU-200")
 			b.expect("a scan after an error page", "h1", "SKU-200", search)
 
+			// A lot-tracked product arrives: the GS1 scan of its label
+			// opens goods in with the lot and the best-before filled in;
+			// the bin's Enter moves on to the quantity, which books in.
+			milk := f.api.id(t, "POST", "/api/articleDetails", map[string]any{"number": "MILK-1", "name": "Oat milk",
+				"ean": "4006381333931", "lotTracked": true})
+			milkPage := fmt.Sprintf("/console/products/%d", milk)
+			b.scan("gs1-scan", "(01)04006381333931(17)270531(10)L-42")
+			b.expect("a GS1 scan", "h1", "MILK-1", search)
+			if lot, date := evalJS[string](b, `document.querySelector("#goods-in input[name=lot]").value`),
+				evalJS[string](b, `document.querySelector("#goods-in input[name=bestBefore]").value`); lot != "L-42" || date != "2027-05-31" {
+				t.Errorf("goods in after the GS1 scan: lot %q, best-before %q", lot, date)
+			}
+			b.tap("#goods-in input[name=bin]")
+			b.keys("scan the bin", "A-03"+kb.Enter)
+			if got := b.focused(); got != milkPage+"/in quantity" {
+				t.Errorf("Enter after the bin code: focus on %q, want the quantity", got)
+			}
+			b.scan("goods-in-lot", "6")
+			b.expect("goods in of a lot", ".notice", "Booked 6 of lot L-42 in at A-03.", search)
+			if got := b.text("tr.lot"); !strings.Contains(got, "L-42") || !strings.Contains(got, "2027-05-31") {
+				t.Errorf("the lot on its bin: %q", got)
+			}
+			// Goods out names the lot.
+			b.tap("#goods-out input[name=bin]")
+			b.keys("scan the bin", "A-03")
+			b.tap("#goods-out input[name=lot]")
+			b.keys("scan the lot", "L-42")
+			b.tap("#goods-out input[name=quantity]")
+			b.scan("goods-out-lot", "1")
+			b.expect("goods out of a lot", ".notice", "Booked 1 of lot L-42 out of A-03.", search)
+			if got := f.api.stockOn(t, milk, "A-03"); got != 5 {
+				t.Errorf("A-03 holds %d of MILK-1, want 5", got)
+			}
+			// The lot's number finds its product.
+			b.scan("lot-search", "L-42")
+			b.expect("a lot number", "h1", "MILK-1", search)
 		})
 	}
 }
@@ -265,13 +301,25 @@ func TestConsolePagesFitAPhone(t *testing.T) {
 		api.do(t, "PUT", fmt.Sprintf("/api/stock/change/fit-%d", i), []any{map[string]any{"articleDetailId": f.product,
 			"binLocation": map[string]any{"code": "A-02", "warehouseId": f.warehouse}, "quantity": 1}}, http.StatusOK)
 	}
+	// A lot-tracked product with a lot of a long number and an expired
+	// one, on a picking list (before the webhook, whose deliveries the
+	// webhook page lists).
+	milk := api.id(t, "POST", "/api/articleDetails", map[string]any{"number": "MILK-1", "name": "Oat milk", "lotTracked": true})
+	api.do(t, "PUT", "/api/stock/change/fit-lots", []any{
+		map[string]any{"articleDetailId": milk, "binLocation": map[string]any{"code": "A-03", "warehouseId": f.warehouse}, "quantity": 5,
+			"lot": map[string]any{"number": "L-2027-05-OATS-0001", "bestBefore": "2027-05-31"}},
+		map[string]any{"articleDetailId": milk, "binLocation": map[string]any{"code": "A-03", "warehouseId": f.warehouse}, "quantity": 2,
+			"lot": map[string]any{"number": "L-OLD", "bestBefore": "2020-01-31"}}}, http.StatusOK)
+	milkOrder := api.id(t, "POST", "/api/orders", map[string]any{"number": "10002",
+		"details": []any{map[string]any{"articleDetailId": milk, "quantity": 2}, map[string]any{"articleDetailId": f.product, "quantity": 1}}})
+	api.do(t, "POST", fmt.Sprintf("/api/orders/%d/pickingList", milkOrder), nil, http.StatusOK)
+
 	api.id(t, "POST", "/api/webhooks", map[string]any{"url": "https://shop.example/hooks/a-rather-long-path/for/stock/changes",
 		"events": []any{"stock.changed"}, "description": "shop stock sync"})
 	webhooks := api.do(t, "GET", "/api/webhooks", nil, http.StatusOK)["data"].([]any)
 	bins := api.do(t, "GET", "/api/binLocations?filter[0][property]=binLocation.code&filter[0][value]=A-02", nil, http.StatusOK)["data"].([]any)
 	binA2 := fmt.Sprintf("/console/bins/%v", bins[0].(map[string]any)["id"])
 	readerKey := api.newUser(t, "rita", "reader")
-
 	b := newBrowser(t, base)
 	width := int64(390)
 	b.screen(width, 844)
@@ -365,6 +413,9 @@ func TestConsolePagesFitAPhone(t *testing.T) {
 		{"/console/nowhere", "not-found"},
 		{"/console/products/999999", "product-not-found"},
 		{fmt.Sprintf("%s/ship?warehouse=%d", order, f.warehouse), "ship-confirm"},
+		{fmt.Sprintf("/console/products/%d?lot=L-2027-06-OATS-0002&bestBefore=2027-06-30", milk), "lot-product"},
+		{fmt.Sprintf("/console/orders/%d/picking", milkOrder), "lot-picking"},
+		{fmt.Sprintf("/console/bins/%v", api.do(t, "GET", "/api/binLocations?filter[0][property]=binLocation.code&filter[0][value]=A-03", nil, http.StatusOK)["data"].([]any)[0].(map[string]any)["id"]), "lot-bin"},
 	}
 	for _, p := range pages {
 		visit(p.path, p.name)

@@ -302,7 +302,7 @@ func TestConsoleStockCSVRoundTrip(t *testing.T) {
 			t.Errorf("after the export imported itself: A-01 %d, unassigned %d; want 7 and 2", a1, unassigned)
 		}
 		status, tmpl := c.get("/console/stock/template.csv")
-		if status != http.StatusOK || tmpl != "warehouseCode,binLocationCode,articleDetailNumber,quantity\n" {
+		if status != http.StatusOK || tmpl != "warehouseCode,binLocationCode,articleDetailNumber,quantity,lotNumber,bestBefore\n" {
 			t.Errorf("template: %d %q", status, tmpl)
 		}
 	})

@@ -117,7 +117,7 @@ func (e *stockEnv) exportCSV(query string) (raw string, rows [][]string) {
 	if ct := res.Header.Get("Content-Type"); ct != "text/csv" {
 		e.t.Errorf("Content-Type %q, want text/csv", ct)
 	}
-	header := "warehouseCode,binLocationCode,articleDetailNumber,articleDetailId,stock,reservedStock,defaultMapping,lastStockTake\n"
+	header := "warehouseCode,binLocationCode,articleDetailNumber,articleDetailId,stock,reservedStock,defaultMapping,lastStockTake,lotNumber,bestBefore\n"
 	if !strings.HasPrefix(string(res.Body), header) {
 		e.t.Fatalf("export does not begin with the header line: %q", res.Body)
 	}
@@ -157,12 +157,12 @@ func TestStockCSVExport(t *testing.T) {
 			}
 		}
 		want := [][]string{
-			{`W,"2`, "Z-01", "SKU-1", "1", "4", "0", "false", ""},
-			{`W,"2`, "a-01", csvNumber2, "2", "2", "0", "false", ""},
-			{"WH1", "A-01", "SKU-1", "1", "5", "0", "false", "stamped"},
-			{"WH1", csvBinB, csvNumber2, "2", "7", "0", "false", "stamped"},
-			{"WH1", csvBinC, "SKU-1", "1", "0", "0", "true", ""},
-			{"WH1", "erp_null_bin_location", "SKU-1", "1", "3", "0", "false", ""},
+			{`W,"2`, "Z-01", "SKU-1", "1", "4", "0", "false", "", "", ""},
+			{`W,"2`, "a-01", csvNumber2, "2", "2", "0", "false", "", "", ""},
+			{"WH1", "A-01", "SKU-1", "1", "5", "0", "false", "stamped", "", ""},
+			{"WH1", csvBinB, csvNumber2, "2", "7", "0", "false", "stamped", "", ""},
+			{"WH1", csvBinC, "SKU-1", "1", "0", "0", "true", "", "", ""},
+			{"WH1", "erp_null_bin_location", "SKU-1", "1", "3", "0", "false", "", "", ""},
 		}
 		if !slices.EqualFunc(rows, want, slices.Equal) {
 			t.Errorf("export rows\n got %q\nwant %q", rows, want)

@@ -2,8 +2,11 @@ package bunstore
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
+
+	"github.com/shopstock/inventory/domain/stock"
 
 	"github.com/shopstock/inventory/ports"
 )
@@ -17,26 +20,68 @@ type exportRow struct {
 	ReservedStock       int        `bun:"reserved_stock"`
 	IsDefault           bool       `bun:"is_default"`
 	LastStockTake       *time.Time `bun:"last_stock_take"`
+	LotNumber           *string    `bun:"lot_number"`
+	BestBefore          dateColumn `bun:"best_before"`
+}
+
+// dateColumn reads a best-before date as either database hands it over:
+// PostgreSQL's DATE as a time, SQLite's TEXT as `YYYY-MM-DD`.
+type dateColumn struct{ t *time.Time }
+
+func (d *dateColumn) Scan(v any) error {
+	d.t = nil
+	switch v := v.(type) {
+	case nil:
+		return nil
+	case time.Time:
+		t := time.Date(v.Year(), v.Month(), v.Day(), 0, 0, 0, 0, time.UTC)
+		d.t = &t
+		return nil
+	case []byte:
+		return d.parse(string(v))
+	case string:
+		return d.parse(v)
+	}
+	return fmt.Errorf("a best-before date cannot be read from %T", v)
+}
+
+func (d *dateColumn) parse(s string) error {
+	t, err := stock.ParseDate(s)
+	if err != nil {
+		return fmt.Errorf("stored best-before date %w", err)
+	}
+	d.t = &t
+	return nil
 }
 
 // EachMapping runs one statement and hands its rows on as they arrive: one
 // statement is one snapshot on both databases. Codes sort byte by byte on
 // both (PostgreSQL's "C" collation, SQLite's BINARY), so that the order
-// does not depend on the server's locale.
+// does not depend on the server's locale. A mapping of a lot-tracked
+// product is one row per lot it holds (stock or reservations), in FEFO
+// order (stock.CompareFEFO: best-before ascending, none last, then number),
+// with the lot's figures; one that holds no lot (a default mapping holding
+// nothing) and a mapping of any other product are one row with the
+// mapping's own.
 func (r stockMappings) EachMapping(ctx context.Context, warehouseID int64, fn func(ports.StockExportRow) error) error {
 	collate := r.s.db.dialect.byteOrder()
 	query := `SELECT w.code AS warehouse_code, b.code AS bin_code, a.number AS article_number,
-  m.article_detail_id, m.stock, m.reserved_stock, m.is_default, m.last_stock_take
+  m.article_detail_id, COALESCE(ls.stock, m.stock) AS stock, COALESCE(ls.reserved_stock, m.reserved_stock) AS reserved_stock,
+  m.is_default, m.last_stock_take, ls.lot_number, l.best_before
 FROM stock_mappings AS m
 JOIN warehouses AS w ON w.id = m.warehouse_id
 JOIN bin_locations AS b ON b.id = m.bin_location_id
-JOIN article_details AS a ON a.id = m.article_detail_id`
+JOIN article_details AS a ON a.id = m.article_detail_id
+LEFT JOIN lot_stock AS ls ON ls.article_detail_id = m.article_detail_id AND ls.bin_location_id = m.bin_location_id
+  AND (ls.stock <> 0 OR ls.reserved_stock <> 0)
+LEFT JOIN lots AS l ON l.article_detail_id = ls.article_detail_id AND l.number = ls.lot_number`
 	var args []any
 	if warehouseID != 0 {
 		query += "\nWHERE m.warehouse_id = ?"
 		args = append(args, warehouseID)
 	}
-	query += "\nORDER BY w.code" + collate + ", b.code" + collate + ", a.number" + collate
+	query += "\nORDER BY w.code" + collate + ", b.code" + collate + ", a.number" + collate +
+		", l.best_before IS NULL, l.best_before, ls.lot_number" + collate
 	rows, err := r.s.idb.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
@@ -54,6 +99,9 @@ JOIN article_details AS a ON a.id = m.article_detail_id`
 		if row.LastStockTake != nil {
 			t := row.LastStockTake.UTC()
 			out.LastStockTake = &t
+		}
+		if row.LotNumber != nil {
+			out.LotNumber, out.BestBefore = *row.LotNumber, row.BestBefore.t
 		}
 		if err := fn(out); err != nil {
 			return err

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -25,6 +26,38 @@ type binData struct {
 	Form, Found *form
 	// Name is how the pages name the bin.
 	Name string
+	// LotsOf are the lots of each lot-tracked product on the bin (by
+	// article detail id), expired ones marked: each is counted in a box of
+	// its own.
+	LotsOf map[int64][]lotRow
+}
+
+// lotCountField is the count box of a product's lot on the bin page: the
+// lot's number in hex, so that any number makes a field name.
+func lotCountField(article int64, number string) string {
+	return fmt.Sprintf("qty_%d_%s", article, hex.EncodeToString([]byte(number)))
+}
+
+// countField reads a count box's name: the product, and the lot ("" for
+// a product that is not counted by lot); ok is false for any other field.
+func countField(field string) (article int64, lot string, ok bool) {
+	rest, found := strings.CutPrefix(field, "qty_")
+	if !found {
+		return 0, "", false
+	}
+	id, lotHex, byLot := strings.Cut(rest, "_")
+	article, err := strconv.ParseInt(id, 10, 64)
+	if err != nil || article <= 0 {
+		return 0, "", false
+	}
+	if byLot {
+		raw, err := hex.DecodeString(lotHex)
+		if err != nil || len(raw) == 0 {
+			return 0, "", false
+		}
+		lot = string(raw)
+	}
+	return article, lot, true
 }
 
 func (h *Handler) binRoutes() {
@@ -47,15 +80,20 @@ func (h *Handler) binRoutes() {
 		at := stock.LocationSpec{BinLocation: &stock.BinLocationSpec{ID: id}}
 		var ops []application.BatchOperation
 		for field := range f.Values {
-			article, err := strconv.ParseInt(strings.TrimPrefix(field, "qty_"), 10, 64)
-			if !strings.HasPrefix(field, "qty_") || err != nil || article <= 0 || f.Val(field) == "" {
+			article, lot, ok := countField(field)
+			if !ok || f.Val(field) == "" {
 				continue
 			}
 			q := f.quantity(field, false)
-			ops = append(ops, application.BatchOperation{OperationID: operationID(field), Op: stock.Set{ArticleDetailID: article, At: at, Quantity: q}})
+			op := stock.Set{ArticleDetailID: article, At: at, Quantity: q}
+			if lot != "" {
+				op.Lot = &stock.LotSpec{Number: lot}
+			}
+			ops = append(ops, application.BatchOperation{OperationID: operationID(field), Op: op})
 		}
 		if number := f.Val("number"); number != "" {
 			q := f.quantity("newQuantity", false)
+			lot := f.lot("lot", "bestBefore")
 			article, err := h.articleByNumber(r, number)
 			if err != nil {
 				return err
@@ -63,7 +101,7 @@ func (h *Handler) binRoutes() {
 			if article == 0 {
 				f.fail("number", fmt.Sprintf("There is no product with number %q.", number))
 			}
-			ops = append(ops, application.BatchOperation{OperationID: operationID("newQuantity"), Op: stock.Set{ArticleDetailID: article, At: at, Quantity: q}})
+			ops = append(ops, application.BatchOperation{OperationID: operationID("newQuantity"), Op: stock.Set{ArticleDetailID: article, At: at, Quantity: q, Lot: lot}})
 		}
 		found := f.Val("found") != ""
 		if len(ops) == 0 && !f.Failed() {
@@ -86,6 +124,11 @@ func (h *Handler) binRoutes() {
 			if !res.Success {
 				var field string
 				_ = json.Unmarshal(ops[i].OperationID, &field)
+				if field == "newQuantity" {
+					// The product found: a lot's fault goes beside the lot.
+					h.placeResult(r.Context(), f, res, lotFields, field)
+					continue
+				}
 				f.fail(field, h.say(r.Context(), res.failure()))
 			}
 		}
@@ -125,6 +168,13 @@ func (h *Handler) binPage(w http.ResponseWriter, r *http.Request, u *application
 	}
 	if d.Lines, err = h.app.StockLines(ctx, ports.StockLineFilter{BinLocationID: id}); err != nil {
 		return err
+	}
+	d.LotsOf = map[int64][]lotRow{}
+	now := h.app.Now()
+	for _, l := range d.Lines {
+		if len(l.Lots) > 0 {
+			d.LotsOf[l.ArticleDetailID] = lotRows(l.Lots, now)
+		}
 	}
 	if d.Ledger, err = h.ledger(r, ports.Filter{Property: "stockLedgerEntry.binLocationId", Expression: ports.ExprEqual, Values: []any{id}}); err != nil {
 		return err

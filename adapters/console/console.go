@@ -169,6 +169,8 @@ var funcs = template.FuncMap{
 	},
 	"str": func(v any) string { return fmt.Sprint(v) },
 	"qty": func(id int64) string { return fmt.Sprintf("qty_%d", id) },
+	// lotqty names the count box of a product's lot (lotCountField).
+	"lotqty": lotCountField,
 	// bin names a bin location by its code, the unknown one as unassigned.
 	"bin": binName,
 }

@@ -24,6 +24,8 @@ type pickingData struct {
 	Order *order.Order
 	Picks []pickRow
 	Total int
+	// Lots: some pick names a lot, so the list has a lot column.
+	Lots bool
 }
 
 func (h *Handler) pickingRoutes() {
@@ -82,6 +84,7 @@ func (h *Handler) pickingRoutes() {
 		for _, p := range list.Picks {
 			d.Picks = append(d.Picks, pickRow{Pick: p, Article: articles[p.ArticleDetailID]})
 			d.Total += p.Quantity
+			d.Lots = d.Lots || p.LotNumber != ""
 		}
 		h.render(w, r, http.StatusOK, "picking", view{Title: "Picking list " + o.Number(), Nav: "orders", User: u, Data: d})
 		return nil

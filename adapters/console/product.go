@@ -3,7 +3,9 @@ package console
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
+	"time"
 
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/access"
@@ -27,6 +29,77 @@ type productData struct {
 	Warehouses []*warehouse.Warehouse
 	DefaultWH  int64
 	Forms      map[string]*form
+	// LotTracked: the stock forms ask for lots (goods in and counts need
+	// one; goods out and moves may name one, else they take the lot that
+	// expires first).
+	LotTracked bool
+	// LotsAt are the lots on each bin location (by id), as Lines' Lots
+	// with their expiry on today's date.
+	LotsAt map[int64][]lotRow
+	// LotNumbers are the product's lots on any bin, for the lot fields to
+	// offer.
+	LotNumbers []string
+}
+
+// lotRow is a lot on a bin as the product page shows it.
+type lotRow struct {
+	Number        string
+	BestBefore    string
+	Expired       bool
+	Stock         int
+	ReservedStock int
+}
+
+// lotRows are a line's lots as the page shows them, expired ones marked by
+// the date of now.
+func lotRows(lots []ports.MappingLot, now time.Time) []lotRow {
+	out := make([]lotRow, len(lots))
+	for i, l := range lots {
+		lot := stock.Lot{Number: l.Number, BestBefore: l.BestBefore}
+		out[i] = lotRow{Number: l.Number, BestBefore: lot.BestBeforeText(), Expired: lot.ExpiredOn(now),
+			Stock: l.Stock, ReservedStock: l.ReservedStock}
+	}
+	return out
+}
+
+// lotFields are the properties of an operation's lot and the fields of a
+// form that hold them.
+var lotFields = fields{"lot": "lot", "lot.bestBefore": "bestBefore"}
+
+// lot reads the lot a form names: nil when its number field is empty. The
+// best-before field (dateField, "" for a form without one) is a date
+// YYYY-MM-DD, as a date input sends it; left empty, it names an existing
+// lot or makes one without a date.
+func (f *form) lot(numberField, dateField string) *stock.LotSpec {
+	number := f.Val(numberField)
+	date := ""
+	if dateField != "" {
+		date = f.Val(dateField)
+	}
+	if number == "" {
+		if date != "" {
+			f.fail(numberField, "Enter or scan the lot number of this best-before date.")
+		}
+		return nil
+	}
+	spec := &stock.LotSpec{Number: number}
+	if date != "" {
+		d, err := stock.ParseDate(date)
+		if err != nil {
+			f.fail(dateField, "Enter a date as YYYY-MM-DD.")
+			return spec
+		}
+		spec.BestBefore, spec.BestBeforeGiven = &d, true
+	}
+	return spec
+}
+
+// ofLot names a form's lot in its notice: " of lot L-7", or nothing.
+func ofLot(l *stock.LotSpec) string {
+	if l == nil {
+		return ""
+	}
+	return " of lot " + l.Number
 }
 
 var productForms = []string{"in", "out", "move", "count", "default"}
@@ -42,35 +115,41 @@ func (h *Handler) productRoutes() {
 	// Goods in and goods out are forms of their own, each with one button:
 	// the Enter a scanner sends after a code submits the form it was
 	// scanned into, never a stock-in the worker did not choose.
-	h.productAction("in", "stock/change", locationFields("", "warehouse", "bin"), func(f *form, id int64) (stock.Operation, string) {
+	// The lot fields are on the forms of lot-tracked products only; on
+	// others they are not sent, and the operations name no lot.
+	h.productAction("in", "stock/change", locationFields("", "warehouse", "bin").with(lotFields), func(f *form, id int64) (stock.Operation, string) {
 		at := f.location("warehouse", "bin")
 		q := f.quantity("quantity", true)
-		return stock.Change{ArticleDetailID: id, At: at, Quantity: q}, fmt.Sprintf("Booked %d in %s.", q, f.where("bin"))
+		lot := f.lot("lot", "bestBefore")
+		return stock.Change{ArticleDetailID: id, At: at, Quantity: q, Lot: lot}, fmt.Sprintf("Booked %d%s in %s.", q, ofLot(lot), f.where("bin"))
 	})
-	h.productAction("out", "stock/change", locationFields("", "warehouse", "bin"), func(f *form, id int64) (stock.Operation, string) {
+	h.productAction("out", "stock/change", locationFields("", "warehouse", "bin").with(lotFields), func(f *form, id int64) (stock.Operation, string) {
 		at := f.location("warehouse", "bin")
 		q := f.quantity("quantity", true)
-		return stock.Change{ArticleDetailID: id, At: at, Quantity: -q}, fmt.Sprintf("Booked %d out of %s.", q, f.destination("bin"))
+		lot := f.lot("lot", "")
+		return stock.Change{ArticleDetailID: id, At: at, Quantity: -q, Lot: lot}, fmt.Sprintf("Booked %d%s out of %s.", q, ofLot(lot), f.destination("bin"))
 	})
-	h.productAction("move", "stock/relocate", locationFields("destination.", "warehouse", "bin").with(fields{"source": "from"}), func(f *form, id int64) (stock.Operation, string) {
+	h.productAction("move", "stock/relocate", locationFields("destination.", "warehouse", "bin").with(fields{"source": "from"}).with(lotFields), func(f *form, id int64) (stock.Operation, string) {
 		from := f.id("from", "the bin location to move from")
 		to := f.location("warehouse", "bin")
-		op := stock.Relocate{ArticleDetailID: id, From: stock.LocationSpec{BinLocation: &stock.BinLocationSpec{ID: from}}, To: to}
+		lot := f.lot("lot", "")
+		op := stock.Relocate{ArticleDetailID: id, From: stock.LocationSpec{BinLocation: &stock.BinLocationSpec{ID: from}}, To: to, Lot: lot}
 		if f.Val("all") != "" {
 			op.All = true
-			return op, fmt.Sprintf("Moved everything that was free to %s.", f.destination("bin"))
+			return op, fmt.Sprintf("Moved everything%s that was free to %s.", ofLot(lot), f.destination("bin"))
 		}
 		op.Quantity = f.quantity("quantity", true)
-		return op, fmt.Sprintf("Moved %d to %s.", op.Quantity, f.destination("bin"))
+		return op, fmt.Sprintf("Moved %d%s to %s.", op.Quantity, ofLot(lot), f.destination("bin"))
 	})
-	h.productAction("count", "stock/set", locationFields("", "warehouse", "bin"), func(f *form, id int64) (stock.Operation, string) {
+	h.productAction("count", "stock/set", locationFields("", "warehouse", "bin").with(lotFields), func(f *form, id int64) (stock.Operation, string) {
 		at := f.location("warehouse", "bin")
 		q := f.quantity("quantity", false)
+		lot := f.lot("lot", "bestBefore")
 		where := "in the whole warehouse"
 		if f.Val("bin") != "" {
 			where = f.where("bin")
 		}
-		return stock.Set{ArticleDetailID: id, At: at, Quantity: q}, fmt.Sprintf("Counted %d %s.", q, where)
+		return stock.Set{ArticleDetailID: id, At: at, Quantity: q, Lot: lot}, fmt.Sprintf("Counted %d%s %s.", q, ofLot(lot), where)
 	})
 	h.action("POST /console/products/{id}/default", access.WriteStock, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
 		id, err := pathID(r, "id", "product")
@@ -223,13 +302,20 @@ func (h *Handler) productPage(w http.ResponseWriter, r *http.Request, u *applica
 		return err
 	}
 	d := productData{Article: v.Article, Figures: v.Figures, Forms: map[string]*form{},
-		Ordered: v.Figures.PhysicalStockForSale - v.Figures.AvailableStock}
+		Ordered: v.Figures.PhysicalStockForSale - v.Figures.AvailableStock, LotTracked: v.Article.LotTracked(), LotsAt: map[int64][]lotRow{}}
 	if d.Lines, err = h.app.StockLines(ctx, ports.StockLineFilter{ArticleDetailID: id}); err != nil {
 		return err
 	}
+	now := h.app.Now()
 	for _, l := range d.Lines {
 		if l.DefaultMapping {
 			d.Defaults = append(d.Defaults, l)
+		}
+		d.LotsAt[l.BinLocationID] = lotRows(l.Lots, now)
+		for _, lot := range l.Lots {
+			if !slices.Contains(d.LotNumbers, lot.Number) {
+				d.LotNumbers = append(d.LotNumbers, lot.Number)
+			}
 		}
 	}
 	whs, err := h.warehouses(r)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/shopstock/inventory/application"
@@ -21,11 +22,19 @@ type binMatch struct {
 	Warehouse string
 }
 
+// lotMatch is a lot whose number was searched for, with its product's
+// number.
+type lotMatch struct {
+	application.LotRead
+	Product string
+}
+
 type searchData struct {
 	Query    string
 	Products []application.ArticleStock
 	Bins     []binMatch
 	Orders   []*order.Order
+	Lots     []lotMatch
 	Searched bool
 }
 
@@ -76,6 +85,12 @@ func (h *Handler) searchRoutes() {
 			if err != nil {
 				return err
 			}
+			// Lot numbers are found as they are written: a scanned lot is
+			// its whole number.
+			lots, err := h.app.LotsNumbered(ctx, term)
+			if err != nil {
+				return err
+			}
 			var exact []string
 			for _, p := range byGTIN {
 				exact = append(exact, fmt.Sprintf("/console/products/%d", p.Article.ID()))
@@ -93,6 +108,13 @@ func (h *Handler) searchRoutes() {
 			for _, o := range orders.Items {
 				if strings.EqualFold(o.Number(), term) {
 					exact = append(exact, fmt.Sprintf("/console/orders/%d", o.ID()))
+				}
+			}
+			for _, l := range lots {
+				// A lot opens its product, unless the product itself
+				// matched already.
+				if to := fmt.Sprintf("/console/products/%d", l.Lot.ArticleDetailID); !slices.Contains(exact, to) {
+					exact = append(exact, to)
 				}
 			}
 			if len(exact) == 1 {
@@ -116,9 +138,12 @@ func (h *Handler) searchRoutes() {
 			for _, b := range bins.Items {
 				d.Bins = append(d.Bins, binMatch{Bin: b, Warehouse: code[b.WarehouseID()]})
 			}
+			for _, l := range lots {
+				d.Lots = append(d.Lots, lotMatch{LotRead: l, Product: h.productNumber(ctx, l.Lot.ArticleDetailID)})
+			}
 			// Digits that happen to be a GTIN may be meant as a number of
 			// something else; a GS1 scan is meant as a product.
-			if scan.GTIN != "" && len(byGTIN) == 0 && (scan.GS1 != nil || len(d.Products)+len(d.Bins)+len(d.Orders) == 0) {
+			if scan.GTIN != "" && len(byGTIN) == 0 && (scan.GS1 != nil || len(d.Products)+len(d.Bins)+len(d.Orders)+len(d.Lots) == 0) {
 				alert = fmt.Sprintf("No product has the GTIN %s.", scan.GTIN)
 			}
 		}
@@ -168,9 +193,10 @@ func goodsInAfterScan(id int64, es barcode.ElementString) string {
 }
 
 // goodsInFromScan reads what goodsInAfterScan put in the query into the
-// goods-in form's values. Until products are lot-tracked the form has no
-// lot or best-before field, so nothing shows them; the form that gets
-// those fields (named "lot" and "bestBefore") finds them filled in.
+// goods-in form's values: its lot and best-before fields (named "lot" and
+// "bestBefore"), which the form of a lot-tracked product shows. A product
+// that is not lot-tracked has no such fields, and the scan's lot is not
+// used.
 func goodsInFromScan(r *http.Request, goods *form) {
 	for _, name := range []string{"lot", "bestBefore"} {
 		if v := r.URL.Query().Get(name); v != "" {

@@ -45,6 +45,8 @@ type importPreview struct {
 	Apply    *form
 	Shown    int
 	Filename string
+	// Lots: some line names a lot, so the preview has a lot column.
+	Lots bool
 }
 
 func (h *Handler) csvRoutes() {
@@ -124,6 +126,7 @@ func (h *Handler) csvRoutes() {
 				break
 			}
 			pv.Lines = append(pv.Lines, previewLine{ImportLine: lines[i], ImportLinePreview: l})
+			pv.Lots = pv.Lots || lines[i].Lot != nil
 		}
 		pv.Shown = len(pv.Lines)
 		return h.csvPage(w, r, u, http.StatusOK, csvData{Form: f, Preview: pv})

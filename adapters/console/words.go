@@ -77,6 +77,15 @@ func (h *Handler) say(ctx context.Context, f failure) string {
 		return "There is no such product."
 	case stock.NullBinLocationNotDefault:
 		return "Unassigned stock cannot be a default bin location: scan a bin."
+	case stock.LotRequired:
+		return "This product is lot-tracked: enter or scan the lot number."
+	case stock.LotNotTracked:
+		return "This product is not lot-tracked: leave the lot empty."
+	case stock.InvalidLot:
+		return "Enter a lot number of 1 to 64 characters, without control characters."
+	case stock.LotBestBeforeMismatch, stock.LotExpired:
+		// The message names the lot and its date, which the worker needs.
+		return f.Message
 	case order.ExceedsOutstanding:
 		return "That is more than this position still has to ship."
 	case order.CancelledOrder:

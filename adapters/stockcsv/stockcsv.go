@@ -4,6 +4,9 @@
 // may end its lines in CRLF or LF, the export ends them in LF). A cell a
 // spreadsheet would run as a formula is written with a ' in front, and an
 // import takes that ' away again (Escape, Unescape).
+//
+// Lots (extensions B) are the last two columns of both: lotNumber and
+// bestBefore, empty for products that are not lot-tracked.
 package stockcsv
 
 import (
@@ -26,10 +29,19 @@ import (
 
 // ExportHeader is the first line of an export.
 var ExportHeader = []string{"warehouseCode", "binLocationCode", "articleDetailNumber", "articleDetailId",
-	"stock", "reservedStock", "defaultMapping", "lastStockTake"}
+	"stock", "reservedStock", "defaultMapping", "lastStockTake", "lotNumber", "bestBefore"}
 
-// ImportHeader is the first line an import must have.
+// ImportHeader is the first line of an import without lots.
 var ImportHeader = []string{"warehouseCode", "binLocationCode", "articleDetailNumber", "quantity"}
+
+// LotImportHeader is the first line of an import that names lots: stock
+// of lot-tracked products needs it.
+var LotImportHeader = append(slices.Clip(ImportHeader), "lotNumber", "bestBefore")
+
+// lotColumns are the export's columns that an import of its file reads
+// when they are there: a file the export wrote before lots existed has
+// none, and imports as a file without lots.
+var lotColumns = []string{"lotNumber", "bestBefore"}
 
 // timeLayout is the API's timestamp, always written in UTC.
 const timeLayout = "2006-01-02T15:04:05-0700"
@@ -82,6 +94,10 @@ func (x *Writer) Write(r ports.StockExportRow) error {
 	x.record[3] = strconv.FormatInt(r.ArticleDetailID, 10)
 	x.record[4], x.record[5] = strconv.Itoa(r.Stock), strconv.Itoa(r.ReservedStock)
 	x.record[6], x.record[7] = strconv.FormatBool(r.DefaultMapping), last
+	x.record[8], x.record[9] = r.LotNumber, ""
+	if r.BestBefore != nil {
+		x.record[9] = r.BestBefore.UTC().Format(stock.DateLayout)
+	}
 	for i, cell := range x.record {
 		x.record[i] = Escape(cell) // every cell, so that no reader has to know which columns can begin so
 	}
@@ -131,10 +147,11 @@ func Send(w io.Writer, csv []byte) error {
 }
 
 // ReadImport reads an import file for mode: the header, then up to
-// limit.MaxImportLines lines. The header is the import's, exactly, or the
-// export's: a file the export wrote imports as it is, its stock read as
-// the quantity of a set (a change by what a bin holds is a mistake, and
-// refused) and its other columns ignored. What makes the file unreadable
+// limit.MaxImportLines lines. The header is the import's, exactly (with or
+// without the lot columns), or the export's: a file the export wrote
+// imports as it is, its stock read as the quantity of a set (a change by
+// what a bin holds is a mistake, and refused), its lot columns read as the
+// import's, and its other columns ignored. What makes the file unreadable
 // as a whole (no header, another one, no lines, too many) is an Invalid
 // error; a line that cannot be read comes back with
 // its Problem set, so that the report names every failing line. Line
@@ -147,14 +164,14 @@ func ReadImport(body []byte, mode application.ImportMode) ([]application.ImportL
 	r.ReuseRecord = true
 	header, err := r.Read()
 	if errors.Is(err, io.EOF) {
-		return nil, errs.Invalidf("the import is empty: the first line must be the header %s", strings.Join(ImportHeader, ","))
+		return nil, errs.Invalidf("the import is empty: the first line must be the header %s", headerChoice)
 	}
 	var cols columns
 	if err == nil {
 		cols, err = columnsOf(header, mode)
 	}
 	if err != nil {
-		msg := fmt.Sprintf("the first line must be the header %s (or the export's)", strings.Join(ImportHeader, ","))
+		msg := fmt.Sprintf("the first line must be the header %s (or the export's)", headerChoice)
 		if e, ok := errs.As(err); ok {
 			msg = e.Message
 		}
@@ -187,9 +204,16 @@ func ReadImport(body []byte, mode application.ImportMode) ([]application.ImportL
 	return lines, nil
 }
 
+// headerChoice names the headers an import may begin with.
+var headerChoice = strings.Join(ImportHeader, ",") + " or " + strings.Join(LotImportHeader, ",")
+
 // columns are where a file's header puts the cells an import reads.
 type columns struct {
 	warehouse, bin, number, quantity int
+	// lot and bestBefore are the lot columns, -1 when the file has none.
+	lot, bestBefore int
+	// exported: the file is one the export wrote.
+	exported bool
 	// quantityName is the quantity's column as the header names it.
 	quantityName string
 	width        int
@@ -200,9 +224,13 @@ type columns struct {
 // one that holds every column of the export's (in any order, with any
 // more, which are ignored), whose stock is the quantity of a set.
 func columnsOf(header []string, mode application.ImportMode) (columns, error) {
-	c := columns{width: len(header), quantityName: "quantity", header: strings.Join(header, ",")}
-	if slices.Equal(header, ImportHeader) {
+	c := columns{width: len(header), quantityName: "quantity", header: strings.Join(header, ","), lot: -1, bestBefore: -1}
+	switch {
+	case slices.Equal(header, ImportHeader):
 		c.warehouse, c.bin, c.number, c.quantity = 0, 1, 2, 3
+		return c, nil
+	case slices.Equal(header, LotImportHeader):
+		c.warehouse, c.bin, c.number, c.quantity, c.lot, c.bestBefore = 0, 1, 2, 3, 4, 5
 		return c, nil
 	}
 	at := map[string]int{}
@@ -212,24 +240,35 @@ func columnsOf(header []string, mode application.ImportMode) (columns, error) {
 		}
 	}
 	for _, name := range ExportHeader {
-		if _, ok := at[name]; !ok {
+		if _, ok := at[name]; !ok && !slices.Contains(lotColumns, name) {
 			return c, errs.Invalidf("the first line must be the header %s (or the export's), not %s",
-				strings.Join(ImportHeader, ","), strings.Join(header, ","))
+				headerChoice, strings.Join(header, ","))
 		}
+	}
+	lot, hasLot := at["lotNumber"]
+	bestBefore, hasBestBefore := at["bestBefore"]
+	if hasLot != hasBestBefore {
+		return c, errs.Invalidf("a file with the export's header has both lot columns, lotNumber and bestBefore, or neither")
 	}
 	if mode == application.ImportChange {
 		return c, errs.Invalidf("this file has the export's header, whose stock is what a bin holds: import it to set stock, not to change it")
 	}
 	c.warehouse, c.bin, c.number = at["warehouseCode"], at["binLocationCode"], at["articleDetailNumber"]
 	c.quantity, c.quantityName = at["stock"], "stock"
+	if hasLot {
+		c.lot, c.bestBefore = lot, bestBefore
+	}
+	c.exported = true
 	return c, nil
 }
 
-// Template is an empty import file: the header alone.
-func Template() []byte { return []byte(strings.Join(ImportHeader, ",") + "\n") }
+// Template is an empty import file: the header that names lots, alone
+// (its lot columns stay empty on lines of products that are not
+// lot-tracked).
+func Template() []byte { return []byte(strings.Join(LotImportHeader, ",") + "\n") }
 
 func readLine(number int, record []string, cols columns) application.ImportLine {
-	l := application.ImportLine{Line: number}
+	l := application.ImportLine{Line: number, Exported: cols.exported}
 	if len(record) != cols.width {
 		l.Problem = fmt.Sprintf("a line must have %d fields (%s), not %d", cols.width, cols.header, len(record))
 		return l
@@ -259,8 +298,40 @@ func readLine(number int, record []string, cols columns) application.ImportLine 
 	} else {
 		l.Quantity = q
 	}
+	if cols.lot >= 0 {
+		lot, problem := readLot(record[cols.lot], record[cols.bestBefore])
+		if problem != "" {
+			problems = append(problems, problem)
+		}
+		l.Lot = lot
+	}
 	l.Problem = strings.Join(problems, "; ")
 	return l
+}
+
+// readLot reads a line's lot columns: an empty lotNumber names no lot (and
+// then bestBefore must be empty too); an empty bestBefore leaves the date
+// out, which names an existing lot or makes a new one without a date. The
+// number's own rules are the domain's (stock.LotSpec), told when the line
+// runs.
+func readLot(number, bestBefore string) (*stock.LotSpec, string) {
+	number, bestBefore = strings.TrimSpace(number), strings.TrimSpace(bestBefore)
+	if number == "" {
+		if bestBefore != "" {
+			return nil, fmt.Sprintf("bestBefore %q needs a lotNumber", bestBefore)
+		}
+		return nil, ""
+	}
+	lot := &stock.LotSpec{Number: number}
+	if bestBefore == "" {
+		return lot, ""
+	}
+	date, err := stock.ParseDate(bestBefore)
+	if err != nil {
+		return lot, "bestBefore " + err.Error()
+	}
+	lot.BestBefore, lot.BestBeforeGiven = &date, true
+	return lot, ""
 }
 
 func messageOf(err error) string {

@@ -98,9 +98,9 @@ func TestWriterQuotesAndFormats(t *testing.T) {
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	want := "warehouseCode,binLocationCode,articleDetailNumber,articleDetailId,stock,reservedStock,defaultMapping,lastStockTake\n" +
-		`WH1,"A,1","say ""hi""",7,5,2,true,2026-11-23T11:30:00+0000` + "\n" +
-		"WH1,erp_null_bin_location,SKU,8,1,0,false,\n"
+	want := "warehouseCode,binLocationCode,articleDetailNumber,articleDetailId,stock,reservedStock,defaultMapping,lastStockTake,lotNumber,bestBefore\n" +
+		`WH1,"A,1","say ""hi""",7,5,2,true,2026-11-23T11:30:00+0000,,` + "\n" +
+		"WH1,erp_null_bin_location,SKU,8,1,0,false,,,\n"
 	if buf.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
 	}
@@ -169,7 +169,7 @@ func TestAnImportReadsTheCodesAnExportWrote(t *testing.T) {
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	want := "'=WH,'+B1,'-B2,0,3,'-1,false,\n'=WH,'@B3,'=SUM(1),0,4,0,false,\n"
+	want := "'=WH,'+B1,'-B2,0,3,'-1,false,,,\n'=WH,'@B3,'=SUM(1),0,4,0,false,,,\n"
 	if got := strings.SplitN(buf.String(), "\n", 2)[1]; got != want {
 		t.Fatalf("export rows\n%q\nwant\n%q", got, want)
 	}
@@ -207,8 +207,8 @@ func TestReadImportTakesAFileTheExportWrote(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []application.ImportLine{
-		{Line: 2, WarehouseCode: "WH1", BinLocationCode: "A-01", ArticleDetailNumber: "SKU-1", Quantity: 5},
-		{Line: 3, WarehouseCode: "WH1", BinLocationCode: "-B", ArticleDetailNumber: "SKU-2", Quantity: 0},
+		{Line: 2, WarehouseCode: "WH1", BinLocationCode: "A-01", ArticleDetailNumber: "SKU-1", Quantity: 5, Exported: true},
+		{Line: 3, WarehouseCode: "WH1", BinLocationCode: "-B", ArticleDetailNumber: "SKU-2", Quantity: 0, Exported: true},
 	}
 	if !slices.Equal(lines, want) {
 		t.Errorf("got %+v\nwant %+v", lines, want)
@@ -217,9 +217,100 @@ func TestReadImportTakesAFileTheExportWrote(t *testing.T) {
 		t.Errorf("the export as a change: %v, want invalid", err)
 	}
 	// The export's columns in another order, with one more, are read by
-	// their names.
+	// their names; a file the export wrote before lots had no lot columns.
 	lines, err = ReadImport([]byte("note,stock,articleDetailNumber,binLocationCode,warehouseCode,articleDetailId,reservedStock,defaultMapping,lastStockTake\nx,4,SKU-1,,WH1,1,0,false,\n"), application.ImportSet)
-	if err != nil || len(lines) != 1 || lines[0] != (application.ImportLine{Line: 2, WarehouseCode: "WH1", ArticleDetailNumber: "SKU-1", Quantity: 4}) {
+	if err != nil || len(lines) != 1 || lines[0] != (application.ImportLine{Line: 2, WarehouseCode: "WH1", ArticleDetailNumber: "SKU-1", Quantity: 4, Exported: true}) {
 		t.Errorf("the export's columns reordered: %+v, %v", lines, err)
+	}
+	if _, err := ReadImport([]byte("stock,articleDetailNumber,binLocationCode,warehouseCode,articleDetailId,reservedStock,defaultMapping,lastStockTake,lotNumber\n4,SKU-1,,WH1,1,0,false,,L1\n"), application.ImportSet); errs.KindOf(err) != errs.Invalid {
+		t.Errorf("an export's header with lotNumber but no bestBefore: %v, want invalid", err)
+	}
+}
+
+// lotOf is a line's lot as text, to compare: number and date, or "-".
+func lotOf(l application.ImportLine) string {
+	switch {
+	case l.Lot == nil:
+		return "-"
+	case !l.Lot.BestBeforeGiven:
+		return l.Lot.Number
+	}
+	return l.Lot.Number + " " + l.Lot.BestBefore.Format(time.DateOnly)
+}
+
+// The lot columns name the operation's lot: a number, and a best-before
+// date when not empty; an empty number names none.
+func TestReadImportReadsTheLotColumns(t *testing.T) {
+	body := "warehouseCode,binLocationCode,articleDetailNumber,quantity,lotNumber,bestBefore\n" +
+		"WH1,A-01,SKU-1,5,L-7,2027-03-31\n" + // 2
+		"WH1,A-01,SKU-1,5, L-8 ,\n" + // 3: no date given
+		"WH1,A-01,SKU-2,5,,\n" + // 4: no lot
+		"WH1,A-01,SKU-1,5,,2027-03-31\n" + // 5: a date without a lot
+		"WH1,A-01,SKU-1,5,L-9,31.03.2027\n" + // 6
+		"WH1,A-01,SKU-1,5,L-9,2027-02-30\n" + // 7
+		"WH1,A-01,SKU-1,5,'=L,\n" + // 8: a number a spreadsheet would run
+		"WH1,A-01,SKU-1,5,L-9\n" // 9
+	lines, err := ReadImport([]byte(body), application.ImportChange)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []struct{ lot, problem string }{
+		{"L-7 2027-03-31", ""},
+		{"L-8", ""},
+		{"-", ""},
+		{"-", `bestBefore "2027-03-31" needs a lotNumber`},
+		{"L-9", `bestBefore must be a date YYYY-MM-DD, got "31.03.2027"`},
+		{"L-9", `bestBefore must be a date YYYY-MM-DD, got "2027-02-30"`},
+		{"=L", ""},
+		{"-", "a line must have 6 fields (warehouseCode,binLocationCode,articleDetailNumber,quantity,lotNumber,bestBefore), not 5"},
+	} {
+		if l := lines[i]; lotOf(l) != want.lot || l.Problem != want.problem || l.Exported {
+			t.Errorf("line %d: lot %s, problem %q, exported %v; want %s, %q", l.Line, lotOf(l), l.Problem, l.Exported, want.lot, want.problem)
+		}
+	}
+	if d := lines[0].Lot.BestBefore; d.Location() != time.UTC || d.Hour() != 0 {
+		t.Errorf("best-before %v, want UTC midnight", d)
+	}
+}
+
+// An export lists a lot-tracked product's lots, one line each, and a file
+// it wrote imports with them: the same lots, their dates, their stock.
+func TestAnExportWithLotsImportsAsItWasWritten(t *testing.T) {
+	march := time.Date(2027, 3, 31, 0, 0, 0, 0, time.UTC)
+	body, err := Render(func(each func(ports.StockExportRow) error) error {
+		for _, r := range []ports.StockExportRow{
+			{WarehouseCode: "WH1", BinLocationCode: "A-01", ArticleDetailNumber: "FOOD", ArticleDetailID: 1, Stock: 4, ReservedStock: 1, LotNumber: "L-1", BestBefore: &march},
+			{WarehouseCode: "WH1", BinLocationCode: "A-01", ArticleDetailNumber: "FOOD", ArticleDetailID: 1, Stock: 2, LotNumber: "-L2"},
+			{WarehouseCode: "WH1", BinLocationCode: "B-01", ArticleDetailNumber: "FOOD", ArticleDetailID: 1, DefaultMapping: true},
+			{WarehouseCode: "WH1", BinLocationCode: "B-01", ArticleDetailNumber: "TOOL", ArticleDetailID: 2, Stock: 3},
+		} {
+			if err := each(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "warehouseCode,binLocationCode,articleDetailNumber,articleDetailId,stock,reservedStock,defaultMapping,lastStockTake,lotNumber,bestBefore\n" +
+		"WH1,A-01,FOOD,1,4,1,false,,L-1,2027-03-31\n" +
+		"WH1,A-01,FOOD,1,2,0,false,,'-L2,\n" +
+		"WH1,B-01,FOOD,1,0,0,true,,,\n" +
+		"WH1,B-01,TOOL,2,3,0,false,,,\n"
+	if string(body) != want {
+		t.Fatalf("export\n%s\nwant\n%s", body, want)
+	}
+	lines, err := ReadImport(body, application.ImportSet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []struct {
+		lot      string
+		quantity int
+	}{{"L-1 2027-03-31", 4}, {"-L2", 2}, {"-", 0}, {"-", 3}} {
+		if l := lines[i]; lotOf(l) != want.lot || l.Quantity != want.quantity || l.Problem != "" || !l.Exported {
+			t.Errorf("line %d: %+v, lot %s; want lot %s, quantity %d, exported", l.Line, l, lotOf(l), want.lot, want.quantity)
+		}
 	}
 }
