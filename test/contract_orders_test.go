@@ -142,8 +142,11 @@ func TestOrderRepositoryContract(t *testing.T) {
 
 		t.Run("save writes reservations, returns and the address; a cancel releases them from storage too", func(t *testing.T) {
 			stored, err := order.UnmarshalOrderFromDatabase(400, "10400", "", "In process", []order.DetailRecord{
+				// Two lots held on one bin are two reservations; every read
+				// (Get, GetMany) gives their lots back.
 				{ID: 401, ArticleDetailID: 1, Quantity: 5, Shipped: 2, Returned: 1, Reservations: []stock.Hold{
-					{WarehouseID: place.wh1, BinLocationID: place.a, Quantity: 2}, {WarehouseID: place.wh2, BinLocationID: place.null2, Quantity: 1}}},
+					{WarehouseID: place.wh1, BinLocationID: place.a, Quantity: 1, Lot: "L-1"}, {WarehouseID: place.wh1, BinLocationID: place.a, Quantity: 1, Lot: "L-2"},
+					{WarehouseID: place.wh2, BinLocationID: place.null2, Quantity: 1}}},
 			})
 			if err != nil {
 				t.Fatal(err)

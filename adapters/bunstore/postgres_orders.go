@@ -31,7 +31,7 @@ func (postgresDialect) lockOrders(ctx context.Context, s *store, ids []int64, nu
 		"SELECT id, number, status, customer_email FROM orders WHERE " + named + " ORDER BY id FOR UPDATE",
 		"SELECT id, order_id, position, article_detail_id, quantity, shipped, status, outstanding, returned FROM order_details" +
 			" WHERE order_id IN (SELECT id FROM orders WHERE " + named + ") ORDER BY order_id, position, id",
-		"SELECT order_detail_id, bin_location_id, warehouse_id, article_detail_id, quantity, position FROM reservations" +
+		"SELECT order_detail_id, bin_location_id, warehouse_id, article_detail_id, quantity, position, lot_number FROM reservations" +
 			" WHERE order_detail_id IN (SELECT id FROM order_details WHERE order_id IN (SELECT id FROM orders WHERE " + named + "))" +
 			" ORDER BY order_detail_id, position",
 	}
@@ -68,11 +68,11 @@ func ordersFromText(results []*pgconn.Result) ([]orderRow, []orderDetailRow, []r
 	holds := make([]reservationRow, len(results[2].Rows))
 	for i, f := range results[2].Rows {
 		n, err := ints(f, 0, 1, 2, 3, 4, 5)
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("reservations: %w", err)
+		if err != nil || len(f) != 7 {
+			return nil, nil, nil, fmt.Errorf("reservations: a row of %d columns: %w", len(f), err)
 		}
 		holds[i] = reservationRow{OrderDetailID: n[0], BinLocationID: n[1], WarehouseID: n[2], ArticleDetailID: n[3],
-			Quantity: int(n[4]), Position: int(n[5])}
+			Quantity: int(n[4]), Position: int(n[5]), LotNumber: string(f[6])}
 	}
 	return rows, details, holds, nil
 }
