@@ -356,7 +356,7 @@ func (w *pickingWorld) step(ctx context.Context, e *stockEnv, rng *rand.Rand, ke
 		}
 		article := w.articles[rng.IntN(len(w.articles))]
 		op := stock.Change{ArticleDetailID: article, Quantity: q, At: stockBin(w.bins[rng.IntN(len(w.bins))])}
-		if q > 0 || rng.IntN(2) == 0 {
+		if q > 0 || rng.IntN(4) == 0 {
 			op.Lot = w.lotIn(article, rng)
 		}
 		var res application.BatchResult
