@@ -31,7 +31,7 @@ func TestPickingConcurrentlySQLite(t *testing.T) {
 	// Too short (under -race) to be sure every kind of request succeeds:
 	// the race for scarce stock, picking lists and stock changes that
 	// succeed, and the invariants are what counts here.
-	pickingConcurrently(t, testdb.SQLite(t), 4, 700*time.Millisecond, false)
+	pickingConcurrently(t, testdb.SQLite(t), 4, 1500*time.Millisecond, false)
 }
 
 type pickingWorld struct {
