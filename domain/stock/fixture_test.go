@@ -111,6 +111,14 @@ func load(t *testing.T, rows ...row) *WorkingSet {
 // loadFull builds a working set whose scope covers both articles at every
 // location of the fixture, with ms as everything storage found.
 func loadFull(ms []*Mapping) *WorkingSet {
+	ws := fullSet()
+	ws.Loaded(ws.MappingNeeds(), ms, nil)
+	return ws
+}
+
+// fullSet is a working set whose scope covers both articles at every
+// location of the fixture, before anything is loaded.
+func fullSet() *WorkingSet {
 	var scope Scope
 	for _, a := range []int64{article, other} {
 		for _, w := range knownWarehouses {
@@ -120,10 +128,7 @@ func loadFull(ms []*Mapping) *WorkingSet {
 			scope.Add(a, LocationSpec{BinLocation: &BinLocationSpec{ID: b.ID}})
 		}
 	}
-	ws := NewWorkingSet(scope, now, knownWarehouses, bins, []int64{article, other})
-	needs := ws.MappingNeeds()
-	ws.Loaded(needs, ms, nil)
-	return ws
+	return NewWorkingSet(scope, now, knownWarehouses, bins, []int64{article, other})
 }
 
 func rowsOf(ms []*Mapping) []row {

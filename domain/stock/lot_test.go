@@ -50,16 +50,7 @@ func loadLots(t *testing.T, rows ...lotRow) *WorkingSet {
 		mustNot(t, m.RestoreLots(r.lots))
 		ms = append(ms, m)
 	}
-	var scope Scope
-	for _, a := range []int64{article, other} {
-		for _, w := range knownWarehouses {
-			scope.Add(a, LocationSpec{Warehouse: &WarehouseSpec{ID: w.ID}})
-		}
-		for _, b := range bins {
-			scope.Add(a, LocationSpec{BinLocation: &BinLocationSpec{ID: b.ID}})
-		}
-	}
-	ws := NewWorkingSet(scope, now, knownWarehouses, bins, []int64{article, other})
+	ws := fullSet()
 	ws.KnowLots([]int64{article}, knownLot)
 	ws.Loaded(ws.MappingNeeds(), ms, nil)
 	return ws
