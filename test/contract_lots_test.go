@@ -45,11 +45,7 @@ type lotState struct {
 // lists what their lots hold, and the lots the working set knows.
 func lotsNow(t *testing.T, db ports.UnitOfWork, p stockPlace) []lotState {
 	t.Helper()
-	var scope stock.Scope
-	for _, a := range []int64{1, 2} {
-		scope.Add(a, stock.LocationSpec{Warehouse: &stock.WarehouseSpec{ID: p.wh1}})
-		scope.Add(a, stock.LocationSpec{Warehouse: &stock.WarehouseSpec{ID: p.wh2}})
-	}
+	scope := bothWarehouses(p)
 	var out []lotState
 	err := db.Read(context.Background(), func(ctx context.Context, s ports.Store) error {
 		ws, err := s.Stock().Load(ctx, scope, contractNow)

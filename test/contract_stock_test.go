@@ -123,14 +123,20 @@ type mappingState struct {
 	stocktake       bool
 }
 
-// mappingsNow loads every mapping of articles 1 and 2 in both warehouses.
-func mappingsNow(t *testing.T, db ports.UnitOfWork, p stockPlace) []mappingState {
-	t.Helper()
+// bothWarehouses is the scope of articles 1 and 2 in both warehouses of p.
+func bothWarehouses(p stockPlace) stock.Scope {
 	var scope stock.Scope
 	for _, a := range []int64{1, 2} {
 		scope.Add(a, stock.LocationSpec{Warehouse: &stock.WarehouseSpec{ID: p.wh1}})
 		scope.Add(a, stock.LocationSpec{Warehouse: &stock.WarehouseSpec{ID: p.wh2}})
 	}
+	return scope
+}
+
+// mappingsNow loads every mapping of articles 1 and 2 in both warehouses.
+func mappingsNow(t *testing.T, db ports.UnitOfWork, p stockPlace) []mappingState {
+	t.Helper()
+	scope := bothWarehouses(p)
 	var out []mappingState
 	err := db.Read(context.Background(), func(ctx context.Context, s ports.Store) error {
 		ws, err := s.Stock().Load(ctx, scope, contractNow)

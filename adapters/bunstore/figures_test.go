@@ -64,6 +64,17 @@ func TestExpiredStockIsKeptAndReadWithTheTotals(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		stockOf := func() map[int64][]stock.WarehouseStock {
+			t.Helper()
+			var read map[int64][]stock.WarehouseStock
+			if err := db.Read(ctx, func(ctx context.Context, s ports.Store) (err error) {
+				read, _, err = s.Figures().StockOf(ctx, []int64{801})
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			return read
+		}
 		expiredOf := func(ws []stock.WarehouseStock) map[int64][2]int {
 			out := map[int64][2]int{}
 			for _, w := range ws {
@@ -76,14 +87,7 @@ func TestExpiredStockIsKeptAndReadWithTheTotals(t *testing.T) {
 			stock.WarehouseTotal{ArticleDetailID: 801, WarehouseID: 801, Stock: 10, ReservedStock: 2, Expired: 4, Mappings: 1},
 			stock.WarehouseTotal{ArticleDetailID: 801, WarehouseID: 802, Stock: 5, Expired: 5, Mappings: 1})
 
-		var read map[int64][]stock.WarehouseStock
-		if err := db.Read(ctx, func(ctx context.Context, s ports.Store) error {
-			var err error
-			read, _, err = s.Figures().StockOf(ctx, []int64{801})
-			return err
-		}); err != nil {
-			t.Fatal(err)
-		}
+		read := stockOf()
 		if got := expiredOf(read[801]); got[801] != [2]int{10, 4} || got[802] != [2]int{5, 5} {
 			t.Fatalf("StockOf: %+v", read[801])
 		}
@@ -114,13 +118,7 @@ func TestExpiredStockIsKeptAndReadWithTheTotals(t *testing.T) {
 		// upsert sets it), and a warehouse that holds none is 0.
 		record(t, stock.WarehouseTotal{ArticleDetailID: 801, WarehouseID: 801, Stock: 7, ReservedStock: 2, Expired: 1, Mappings: 1},
 			stock.WarehouseTotal{ArticleDetailID: 801, WarehouseID: 802, Stock: 5, Expired: 0, Mappings: 1})
-		if err := db.Read(ctx, func(ctx context.Context, s ports.Store) error {
-			var err error
-			read, _, err = s.Figures().StockOf(ctx, []int64{801})
-			return err
-		}); err != nil {
-			t.Fatal(err)
-		}
+		read = stockOf()
 		if got := expiredOf(read[801]); got[801] != [2]int{7, 1} || got[802] != [2]int{5, 0} {
 			t.Fatalf("after the second write: %+v", read[801])
 		}
