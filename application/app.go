@@ -44,14 +44,14 @@ func WithAfterRecordingEvents(fn func(ctx context.Context)) Option {
 
 // New assembles the use cases over the given ports. Every write transaction
 // records the snapshots of the figures it changed and its events (see
-// eventingUoW). What storage keeps to check keys is made and read with
+// committingUoW). What storage keeps to check keys is made and read with
 // secrets.
 func New(uow ports.UnitOfWork, clock ports.Clock, secrets ports.Secrets, opts ...Option) *App {
 	var o options
 	for _, opt := range opts {
 		opt(&o)
 	}
-	uow = &eventingUoW{UnitOfWork: uow, clock: clock, noEvents: o.noEvents, afterRecord: o.afterRecord}
+	uow = &committingUoW{UnitOfWork: uow, clock: clock, noEvents: o.noEvents, afterRecord: o.afterRecord}
 	unknown := sync.OnceValues(func() (*user.User, error) {
 		creds, err := secrets.Credentials("unknown", "no key matches this one, it is never handed out", true)
 		return user.UnmarshalFromDatabase(0, "unknown", user.Reader, false, creds), err

@@ -95,6 +95,9 @@ func (a *App) runBatch(ctx context.Context, meta BatchMeta, count int, render Re
 // a conflict. Without a key (meta.Key ""), it only runs.
 func (a *App) idempotent(ctx context.Context, meta BatchMeta, run func(ctx context.Context, s ports.Store, now time.Time) ([]byte, error)) (BatchOutcome, error) {
 	var out BatchOutcome
+	if meta.Key != "" {
+		ctx = withBatchCause(ctx, meta)
+	}
 	err := a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		out = BatchOutcome{}
 		now := a.clock.Now()

@@ -162,3 +162,10 @@ type orderStatusChangedData struct {
 	Status         string `json:"status"`
 	PreviousStatus string `json:"previousStatus"`
 }
+
+type purchaseOrderStatusChangedData struct {
+	PurchaseOrderID int64  `json:"purchaseOrderId"`
+	Number          string `json:"number"`
+	Status          string `json:"status"`
+	PreviousStatus  string `json:"previousStatus"`
+}

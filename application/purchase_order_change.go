@@ -40,9 +40,9 @@ func (a *App) DeletePurchaseOrder(ctx context.Context, id int64) error {
 		if err != nil {
 			return err
 		}
-		if err := o.CheckDeletable(); err != nil {
+		if err := o.Delete(); err != nil {
 			return err
 		}
-		return s.PurchaseOrders().Delete(ctx, id)
+		return s.PurchaseOrders().Delete(ctx, o)
 	})
 }

@@ -20,7 +20,9 @@ type PurchaseOrderRepository interface {
 	// Save writes the order's status, supplier, expected date and what its
 	// lines received.
 	Save(ctx context.Context, o *purchase.Order) error
-	Delete(ctx context.Context, id int64) error
+	// Delete removes an order that Delete marked to go
+	// (purchase.Order.Delete), with its lines.
+	Delete(ctx context.Context, o *purchase.Order) error
 	List(ctx context.Context, q ListQuery) (Page[*purchase.Order], error)
 	// AddReceipt stores r with its lines and assigns its id.
 	AddReceipt(ctx context.Context, r *purchase.Receipt) error

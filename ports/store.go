@@ -38,6 +38,9 @@ type Store interface {
 	Webhooks() WebhookRepository
 	Sessions() SessionRepository
 	Lots() LotRepository
+	// Saved is what this transaction's repositories wrote so far (see
+	// Saved); empty outside a write transaction.
+	Saved() *Saved
 }
 
 // Clock tells the time; the domain never reads it itself.

@@ -64,6 +64,7 @@ func (r articles) Add(ctx context.Context, a *catalog.ArticleDetail) error {
 		return r.duplicate(err, row)
 	}
 	a.Assign(id)
+	r.s.saved.Article(id)
 	return nil
 }
 
@@ -100,12 +101,14 @@ func (row *articleRow) article() *catalog.ArticleDetail {
 }
 
 func (r articles) Save(ctx context.Context, a *catalog.ArticleDetail) error {
+	r.s.saved.Article(a.ID())
 	row := articleRowOf(a)
 	_, err := r.s.idb.NewUpdate().Model(row).WherePK().Exec(ctx)
 	return r.duplicate(err, row)
 }
 
 func (r articles) Delete(ctx context.Context, id int64) error {
+	r.s.saved.ArticleDeleted(id)
 	_, err := r.s.idb.NewDelete().Table("article_details").Where("id = ?", id).Exec(ctx)
 	if isForeignKeyViolation(err) {
 		// Shipped positions still name the product: the order keeps its

@@ -69,6 +69,7 @@ type orders struct{ s *store }
 func (s *store) Orders() ports.OrderRepository { return orders{s} }
 
 func (r orders) Add(ctx context.Context, o *domorder.Order) error {
+	r.s.saved.Order(o)
 	id := o.ID()
 	if id == 0 {
 		var err error
@@ -246,6 +247,7 @@ func assembleOrders(rows []orderRow, details []orderDetailRow, holds []reservati
 // statements, however many orders and positions a batch touched, and
 // their reservations; none of them is read before the commit.
 func (r orders) Save(ctx context.Context, os ...*domorder.Order) error {
+	r.s.saved.Order(os...)
 	var orderIDs, detailIDs []int64
 	var orderStatus, detailStatus []string
 	var shipped, outstanding, returned []int64

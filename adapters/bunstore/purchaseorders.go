@@ -90,6 +90,7 @@ type purchaseOrders struct{ s *store }
 func (s *store) PurchaseOrders() ports.PurchaseOrderRepository { return purchaseOrders{s} }
 
 func (r purchaseOrders) Add(ctx context.Context, o *purchase.Order) error {
+	r.s.saved.PurchaseOrder(o)
 	id := o.ID()
 	if id == 0 {
 		var err error
@@ -234,6 +235,7 @@ const receivedChunk = 500
 // Save writes the order's row, and what its lines received in a statement
 // per receivedChunk lines.
 func (r purchaseOrders) Save(ctx context.Context, o *purchase.Order) error {
+	r.s.saved.PurchaseOrder(o)
 	row := &purchaseOrderRow{ID: o.ID(), Supplier: o.Supplier(), Status: string(o.Status()), ExpectedAt: optional(o.ExpectedAt())}
 	if _, err := r.s.idb.NewUpdate().Model(row).Column("supplier", "status", "expected_at").WherePK().Exec(ctx); err != nil {
 		return err
@@ -260,8 +262,12 @@ func (r purchaseOrders) Save(ctx context.Context, o *purchase.Order) error {
 	return nil
 }
 
-func (r purchaseOrders) Delete(ctx context.Context, id int64) error {
-	_, err := r.s.idb.NewDelete().Table("purchase_orders").Where("id = ?", id).Exec(ctx)
+func (r purchaseOrders) Delete(ctx context.Context, o *purchase.Order) error {
+	if !o.Deleted() {
+		return errs.E(errs.Internal, "purchase order %d is deleted without being marked to go", o.ID())
+	}
+	r.s.saved.PurchaseOrder(o)
+	_, err := r.s.idb.NewDelete().Table("purchase_orders").Where("id = ?", o.ID()).Exec(ctx)
 	return err
 }
 

@@ -36,6 +36,7 @@ func (r stockMappings) Load(ctx context.Context, scope stock.Scope, now time.Tim
 // the transaction's next statement: for a batch that records events, the
 // snapshot lock and the figures' read (events.lockedSnapshots).
 func (r stockMappings) Save(ctx context.Context, ws *stock.WorkingSet) error {
+	r.s.saved.WorkingSet(ws)
 	upserted, removed, entries := ws.Changes()
 	if err := r.apply(ctx, upserted, removed); err != nil {
 		return err

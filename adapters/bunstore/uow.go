@@ -75,7 +75,11 @@ type store struct {
 	pendingErr error
 	// prelocked are the snapshots the last lockAndLoad locked (PostgreSQL).
 	prelocked *prelockedSnapshots
+	// saved is what the transaction's repositories wrote (ports.Saved).
+	saved ports.Saved
 }
+
+func (s *store) Saved() *ports.Saved { return &s.saved }
 
 func (s *store) Warehouses() ports.WarehouseRepository     { return warehouses{s} }
 func (s *store) BinLocations() ports.BinLocationRepository { return binLocations{s} }

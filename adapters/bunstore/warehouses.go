@@ -144,6 +144,7 @@ func (r warehouses) Get(ctx context.Context, id int64) (*warehouse.Warehouse, er
 }
 
 func (r warehouses) Save(ctx context.Context, w *warehouse.Warehouse) error {
+	r.s.saved.Warehouse(w)
 	row, err := toWarehouseRow(w)
 	if err != nil {
 		return err

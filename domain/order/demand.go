@@ -13,10 +13,10 @@ func (o *Order) Demand() map[int64]int {
 	return out
 }
 
-// DemandChange is what the order's demand changed by since before, per
+// demandChange is what the order's demand changed by since before, per
 // article detail (before is what Demand said then; nil for a new order).
 // Products whose demand did not change are left out.
-func (o *Order) DemandChange(before map[int64]int) map[int64]int {
+func (o *Order) demandChange(before map[int64]int) map[int64]int {
 	now := o.Demand()
 	out := make(map[int64]int)
 	for id, n := range now {

@@ -23,19 +23,34 @@ func TestDemandIsWhatThePositionsStillHaveToShipPerProduct(t *testing.T) {
 	}
 }
 
-func TestDemandChangeIsTheDifferenceSinceBefore(t *testing.T) {
+func TestASavedOrderHandsOutWhatChangedSinceItWasLoaded(t *testing.T) {
 	o := stored(t, "Open",
 		order.DetailRecord{ID: 11, ArticleDetailID: 7, Quantity: 3},
 		order.DetailRecord{ID: 12, ArticleDetailID: 8, Quantity: 2})
-	if got, want := o.DemandChange(nil), map[int64]int{7: 3, 8: 2}; !reflect.DeepEqual(got, want) {
-		t.Fatalf("a new order: %v, want %v", got, want)
-	}
-	before := o.Demand()
-	if got := o.DemandChange(before); len(got) != 0 {
-		t.Fatalf("an unchanged order: %v", got)
+	if demand, status := o.Changes(); len(demand) != 0 || status != nil {
+		t.Fatalf("an order as loaded changed: demand %v, status %+v", demand, status)
 	}
 	o.ShipFully()
-	if got, want := o.DemandChange(before), map[int64]int{7: -3, 8: -2}; !reflect.DeepEqual(got, want) {
-		t.Fatalf("a shipped order: %v, want %v", got, want)
+	demand, status := o.Changes()
+	if want := map[int64]int{7: -3, 8: -2}; !reflect.DeepEqual(demand, want) {
+		t.Fatalf("a shipped order's demand changed by %v, want %v", demand, want)
+	}
+	if status == nil || status.Previous != "Open" || status.Status != o.Status() || status.OrderID != o.ID() {
+		t.Fatalf("a shipped order's status event: %+v", status)
+	}
+	if o.IsNew() {
+		t.Fatal("a loaded order is new")
+	}
+}
+
+func TestANewOrderChangesDemandByAllItHasToShipAndHasNoStatusEvent(t *testing.T) {
+	o, err := order.New(order.NewOrder{Number: "10001", Details: []order.NewDetail{
+		{ArticleDetailID: 7, Quantity: 3}, {ArticleDetailID: 8, Quantity: 2}, {ArticleDetailID: 7, Quantity: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	demand, status := o.Changes()
+	if want := map[int64]int{7: 4, 8: 2}; !reflect.DeepEqual(demand, want) || status != nil || !o.IsNew() {
+		t.Fatalf("a new order: demand %v (want %v), status %+v, new %v", demand, want, status, o.IsNew())
 	}
 }

@@ -21,6 +21,10 @@ type Order struct {
 	status        Status
 	customerEmail string
 	details       []*Detail
+	// loaded is what the order was when storage loaded it; nil for an
+	// order that is not stored yet. What changed since is what a saved
+	// order hands out (Changes).
+	loaded *loadedOrder
 }
 
 // Detail is one position of an order: how many pieces of an article detail
@@ -181,6 +185,7 @@ func UnmarshalOrderFromDatabase(id int64, number, address, status string, detail
 	if err != nil {
 		return nil, errs.Wrap(errs.Internal, err, fmt.Sprintf("stored order %d is invalid", id))
 	}
+	o.loaded = &loadedOrder{status: o.status, demand: o.Demand()}
 	return o, nil
 }
 

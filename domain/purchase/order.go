@@ -39,6 +39,11 @@ type Order struct {
 	expectedAt string
 	createdAt  time.Time
 	lines      []*Line
+	// loaded is what the order was when storage loaded it; nil for an
+	// order that is not stored yet (see Changes).
+	loaded *loadedOrder
+	// deleted is set by Delete: the order goes when it is saved.
+	deleted bool
 }
 
 // Line is one line of a purchase order: how many pieces of an article
@@ -185,6 +190,7 @@ func UnmarshalOrderFromDatabase(id int64, number, supplier string, warehouseID i
 	if err != nil {
 		return nil, errs.Wrap(errs.Internal, err, fmt.Sprintf("stored purchase order %d is invalid", id))
 	}
+	o.loaded = &loadedOrder{status: o.status, incoming: o.Incoming()}
 	return o, nil
 }
 
@@ -255,13 +261,6 @@ func (o *Order) Incoming() map[int64]int {
 		}
 	}
 	return out
-}
-
-// IncomingChange is how the order's Incoming changed since it was before
-// (an empty map for an order that did not exist): per article detail, only
-// those that changed.
-func (o *Order) IncomingChange(before map[int64]int) map[int64]int {
-	return Difference(before, o.Incoming())
 }
 
 // Difference is what turns the incoming quantities before into after, per
@@ -342,6 +341,20 @@ func (o *Order) Apply(c Change) error {
 	}
 	return nil
 }
+
+// Delete marks the order to go (storage removes it): only an Open order
+// with nothing received may. What it would have brought leaves
+// incomingStock (Changes).
+func (o *Order) Delete() error {
+	if err := o.CheckDeletable(); err != nil {
+		return err
+	}
+	o.deleted = true
+	return nil
+}
+
+// Deleted tells whether Delete marked the order to go.
+func (o *Order) Deleted() bool { return o.deleted }
 
 // CheckDeletable tells whether the order may be deleted: only while it is
 // Open and nothing of it was received.

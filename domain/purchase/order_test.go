@@ -127,15 +127,43 @@ func TestIncomingChangesByWhatChangedPerProduct(t *testing.T) {
 
 func TestCancellingEndsWhatIsOutstanding(t *testing.T) {
 	o := stored(t, "Partially received", purchase.LineRecord{ID: 1, ArticleDetailID: 7, Quantity: 5, Received: 2})
-	before := o.Incoming()
 	if err := o.Apply(purchase.Change{Status: ptr("Cancelled")}); err != nil {
 		t.Fatal(err)
 	}
 	if o.Status() != purchase.Cancelled {
 		t.Fatalf("status %s", o.Status())
 	}
-	if got := o.IncomingChange(before); !reflect.DeepEqual(got, map[int64]int{7: -3}) {
-		t.Fatalf("incoming change %v", got)
+	incoming, status := o.Changes()
+	if !reflect.DeepEqual(incoming, map[int64]int{7: -3}) {
+		t.Fatalf("incoming change %v", incoming)
+	}
+	if status == nil || status.Previous != "Partially received" || status.Status != purchase.Cancelled {
+		t.Fatalf("status event %+v", status)
+	}
+}
+
+func TestADeletedOrderTakesAllItBroughtAwayAndANewOneBringsIt(t *testing.T) {
+	o := stored(t, "Open", purchase.LineRecord{ID: 1, ArticleDetailID: 7, Quantity: 5}, purchase.LineRecord{ID: 2, ArticleDetailID: 8, Quantity: 2})
+	if incoming, status := o.Changes(); len(incoming) != 0 || status != nil {
+		t.Fatalf("an order as loaded changed: %v, %+v", incoming, status)
+	}
+	if err := o.Delete(); err != nil {
+		t.Fatal(err)
+	}
+	if incoming, status := o.Changes(); !reflect.DeepEqual(incoming, map[int64]int{7: -5, 8: -2}) || status != nil || !o.Deleted() {
+		t.Fatalf("a deleted order: %v, %+v", incoming, status)
+	}
+	received := stored(t, "Partially received", purchase.LineRecord{ID: 1, ArticleDetailID: 7, Quantity: 5, Received: 1})
+	if err := received.Delete(); err == nil || received.Deleted() {
+		t.Fatal("an order with pieces received was deleted")
+	}
+	fresh, err := purchase.New(purchase.NewOrder{Number: "PO-9", Supplier: "ACME", WarehouseID: 1,
+		Lines: []purchase.NewLine{{ArticleDetailID: 7, Quantity: 4}}}, time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if incoming, status := fresh.Changes(); !reflect.DeepEqual(incoming, map[int64]int{7: 4}) || status != nil {
+		t.Fatalf("a new order: %v, %+v", incoming, status)
 	}
 }
 

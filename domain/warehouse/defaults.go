@@ -17,7 +17,7 @@ func (h Holders) Create(d Details) (*Warehouse, *BinLocation, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	w := &Warehouse{details: d, isDefault: h.Default == nil, isDefaultReturn: h.Return == nil}
+	w := &Warehouse{details: d, isDefault: h.Default == nil, isDefaultReturn: h.Return == nil, loadedForSale: d.StockAvailableForSale}
 	return w, &BinLocation{code: NullBinLocationCode}, nil
 }
 

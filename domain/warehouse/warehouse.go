@@ -43,11 +43,22 @@ type Warehouse struct {
 	isDefault         bool
 	isDefaultReturn   bool
 	nullBinLocationID int64
+	// loadedForSale is StockAvailableForSale as storage loaded it, or as
+	// the warehouse was made.
+	loadedForSale bool
 }
 
 // UnmarshalFromDatabase rebuilds a stored warehouse; only adapters call it.
 func UnmarshalFromDatabase(id int64, d Details, isDefault, isDefaultReturn bool, nullBinLocationID int64) *Warehouse {
-	return &Warehouse{id: id, details: d, isDefault: isDefault, isDefaultReturn: isDefaultReturn, nullBinLocationID: nullBinLocationID}
+	return &Warehouse{id: id, details: d, isDefault: isDefault, isDefaultReturn: isDefaultReturn, nullBinLocationID: nullBinLocationID,
+		loadedForSale: d.StockAvailableForSale}
+}
+
+// ForSaleChanged tells whether StockAvailableForSale changed since storage
+// loaded the warehouse (or it was made): then the figures of every product
+// it holds change.
+func (w *Warehouse) ForSaleChanged() bool {
+	return w.loadedForSale != w.details.StockAvailableForSale
 }
 
 func normalize(d Details) (Details, error) {

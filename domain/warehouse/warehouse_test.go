@@ -290,3 +290,20 @@ func TestEachDefaultFlagMovesAndExactlyOneWarehouseHoldsIt(t *testing.T) {
 		t.Fatalf("moving a flag to its holder changes only the holder: %v", changed)
 	}
 }
+
+func TestAStoredWarehouseTellsWhetherItsForSaleFlagChangedSinceItWasLoaded(t *testing.T) {
+	d := validDetails()
+	d.StockAvailableForSale = true
+	w := UnmarshalFromDatabase(3, d, false, false, 30)
+	same := true
+	if err := w.Apply(Patch{StockAvailableForSale: &same}); err != nil || w.ForSaleChanged() {
+		t.Fatalf("setting the flag it has changed it: %v", err)
+	}
+	off := false
+	if err := w.Apply(Patch{StockAvailableForSale: &off}); err != nil || !w.ForSaleChanged() {
+		t.Fatalf("turning the flag off changed nothing: %v", err)
+	}
+	if err := w.Apply(Patch{StockAvailableForSale: &same}); err != nil || w.ForSaleChanged() {
+		t.Fatalf("turning it back on still counts as a change: %v", err)
+	}
+}
