@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/shopstock/inventory/domain/access"
+	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/event"
 	"github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/domain/stock"
@@ -21,7 +22,7 @@ import (
 // Concurrent calls in this process ship together: the calls that arrive
 // while one group's transaction runs make the next group, which ships
 // them in one transaction (shipGroup), each order still all or nothing and
-// with its own result. A call that meets no other runs alone (shipAlone).
+// with its own result. A call that meets no other is a group of one.
 func (a *App) ShipOrder(ctx context.Context, ref OrderRef, from *stock.WarehouseSpec, suppressMail bool, user string) error {
 	if err := permit(ctx, access.ShipOrders); err != nil {
 		return err
@@ -45,55 +46,30 @@ func (a *App) newShipping() *combiner[shipRequest] {
 	return newCombiner(maxShipGroup, a.shipGroup, a.shipAlone)
 }
 
-// shipAlone ships one order in a transaction of its own.
+// shipAlone ships one request: a group of its own.
 func (a *App) shipAlone(r shipRequest) error {
-	ctx := WithCause(r.ctx, event.Cause{Type: event.CauseOrdersShip})
-	return a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
-		// The order row lock comes first (before the stock load locks
-		// products): it serialises concurrent shipments of one order, so the
-		// second finds it shipped and clears no stock.
-		o, err := r.ref.load(ctx, s.Orders())
-		if err != nil {
-			return err
-		}
-		plan, err := o.PlanFullShipment()
-		if err != nil || len(plan) == 0 {
-			return err
-		}
-		spec, err := shipWarehouse(ctx, s, r.from)
-		if err != nil {
-			return err
-		}
-		now := a.clock.Now()
-		if err := applyOne(ctx, s, now, order.Shipment{Order: o, From: spec}, stock.Reference{User: r.user}); err != nil {
-			return err
-		}
-		if err := s.Orders().Save(ctx, o); err != nil {
-			return err
-		}
-		return queueStatusMail(ctx, s, o, r.suppressMail, now)
-	})
+	return a.shipGroup([]shipRequest{r})[0].err
 }
 
-// shipGroup ships a group of requests in one transaction. When the
-// transaction fails as a whole (a storage error, retries used up), every
-// request runs alone instead, so that whatever broke it fails only the
-// request it belongs to. A group of one is shipped alone, still as the
-// group under way, so that the calls arriving meanwhile make the next.
+// shipGroup ships a group of requests in one transaction (shipTogether).
+// When the transaction fails as a whole (a storage error, retries used
+// up), every request of a larger group runs alone instead, so that
+// whatever broke it fails only the request it belongs to; a group of one
+// gets the error.
 func (a *App) shipGroup(reqs []shipRequest) []verdict {
 	verdicts := make([]verdict, len(reqs))
-	if len(reqs) == 1 {
-		verdicts[0].err = a.shipAlone(reqs[0])
-		return verdicts
-	}
 	// The group runs on behalf of all its members: the leader's request
-	// ending does not end it.
+	// ending does not end it (shipTogether answers a member whose caller
+	// has gone before it starts).
 	ctx := WithCause(context.WithoutCancel(reqs[0].ctx), event.Cause{Type: event.CauseOrdersShip})
 	err := a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		clear(verdicts)
 		return a.shipTogether(ctx, s, reqs, verdicts)
 	})
-	if err != nil {
+	switch {
+	case err != nil && len(reqs) == 1:
+		verdicts[0] = verdict{err: err}
+	case err != nil:
 		for i := range verdicts {
 			verdicts[i] = verdict{alone: true}
 		}
@@ -101,18 +77,19 @@ func (a *App) shipGroup(reqs []shipRequest) []verdict {
 	return verdicts
 }
 
-// shipTogether is the group's transaction: what shipAlone does for one
-// order, for many, with one lock of their orders (in id order), one
-// working set for all their products (one product lock), one save and one
-// commit. Each order's shipment is applied alone (WorkingSet.Apply takes a
+// shipTogether is the group's transaction: one lock of their orders (in
+// id order, the lock order of every writer; it serialises concurrent
+// shipments of one order, so the second finds it shipped and clears no
+// stock), one working set for all their products (one product lock), one
+// save and one commit. Each order's shipment is applied alone (WorkingSet.Apply takes a
 // failing one back), so a request that fails gets its own error and
 // changes nothing, and the others ship. It sets each request's verdict; an
 // error fails the whole group.
 //
 // Two requests may name the same order: the later one runs alone after
 // the group (and finds the order shipped, as it would have after the
-// earlier one's commit). A request whose order does not exist runs alone
-// too, to get the one answer a missing order gets.
+// earlier one's commit). A request whose order does not exist gets the
+// answer a missing order gets.
 func (a *App) shipTogether(ctx context.Context, s ports.Store, reqs []shipRequest, verdicts []verdict) error {
 	var ids []int64
 	var numbers []string
@@ -156,7 +133,14 @@ func (a *App) shipTogether(ctx context.Context, s ports.Store, reqs []shipReques
 		if r.ref.Number != "" {
 			o = byNumber[r.ref.Number]
 		}
-		if o == nil || taken[o.ID()] {
+		if o == nil {
+			if verdicts[i].err, err = missing(ctx, s, r.ref); err != nil {
+				return err
+			}
+			verdicts[i].alone = verdicts[i].err == nil
+			continue
+		}
+		if taken[o.ID()] {
 			verdicts[i].alone = true
 			continue
 		}
@@ -228,6 +212,17 @@ func queueStatusMail(ctx context.Context, s ports.Store, o *order.Order, suppres
 	}
 	subject, body := order.StatusMail(o)
 	return s.Outbox().Enqueue(ctx, ports.Mail{To: o.CustomerEmail(), Subject: subject, Body: body}, now)
+}
+
+// missing is the answer to a request whose order the group's lock did not
+// find: the order's own not-found error, or nil when it has appeared
+// since (the request then runs alone).
+func missing(ctx context.Context, s ports.Store, ref OrderRef) (answer, err error) {
+	_, err = ref.load(ctx, s.Orders())
+	if e, ok := errs.As(err); ok && e.Kind == errs.NotFound {
+		return err, nil
+	}
+	return nil, err
 }
 
 // shipWarehouse is the location a shipment clears stock from (see

@@ -59,7 +59,7 @@ func TestOrderRepositoryContract(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(got, open) {
+			if !sameOrder(got, open) {
 				t.Errorf("read back\n got %+v\nwant %+v", got, open)
 			}
 		})
@@ -90,7 +90,7 @@ func TestOrderRepositoryContract(t *testing.T) {
 			if want := []int64{min(open.ID(), 77), max(open.ID(), 77)}; !reflect.DeepEqual(ids, want) {
 				t.Fatalf("ids %v, want %v", ids, want)
 			}
-			if o := got[slices.IndexFunc(got, func(o *order.Order) bool { return o.ID() == open.ID() })]; !reflect.DeepEqual(o, open) {
+			if o := got[slices.IndexFunc(got, func(o *order.Order) bool { return o.ID() == open.ID() })]; !sameOrder(o, open) {
 				t.Errorf("read back\n got %+v\nwant %+v", o, open)
 			}
 			write(t, db, func(ctx context.Context, s ports.Store) (err error) {
@@ -205,4 +205,11 @@ func TestOrderRepositoryContract(t *testing.T) {
 			}
 		})
 	})
+}
+
+// sameOrder tells whether two orders hold the same: an order read back
+// equals the one added, but for what it remembers of its loading.
+func sameOrder(a, b *order.Order) bool {
+	return a.ID() == b.ID() && a.Number() == b.Number() && a.Status() == b.Status() &&
+		a.CustomerEmail() == b.CustomerEmail() && reflect.DeepEqual(a.Details(), b.Details())
 }
