@@ -103,7 +103,7 @@ func (ws *WorkingSet) setWarehouse(article int64, at Location, quantity int, lot
 		steps = []step{{at.WarehouseID, bin, diff, lot}}
 	case diff < 0:
 		c := lotChoice{tracked: lot != "", only: lot, expired: true}
-		steps = ws.takeBy(article, ws.sources(article, at, 0), -diff, c)
+		steps = ws.take(article, ws.sources(article, at, 0), -diff, c)
 	}
 	ws.apply(article, steps, EntryStocktake, ref)
 	for m := range ws.inWarehouse(article, at.WarehouseID) {
