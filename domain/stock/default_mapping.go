@@ -51,7 +51,7 @@ func (ws *WorkingSet) setDefault(article int64, bin Bin, isDefault bool) error {
 		return nil
 	}
 	if _, ok := ws.bins[bin.ID]; !ok {
-		ws.rememberBin(bin)
+		ws.knowBin(bin)
 	}
 	if !isDefault {
 		if m := ws.existing(article, bin.ID); m != nil && m.defaultMapping {

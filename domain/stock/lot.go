@@ -239,7 +239,7 @@ func (ws *WorkingSet) setLot(l Lot) {
 	k := lotKey{l.ArticleDetailID, l.Number}
 	before, existed := ws.lots[k]
 	wasChanged := ws.changedLots[k]
-	ws.undo = append(ws.undo, func() {
+	ws.undo = append(ws.undo, undo{back: func() {
 		if existed {
 			ws.lots[k] = before
 		} else {
@@ -248,7 +248,7 @@ func (ws *WorkingSet) setLot(l Lot) {
 		if !wasChanged {
 			delete(ws.changedLots, k)
 		}
-	})
+	}})
 	ws.lots[k] = l
 	ws.changedLots[k] = true
 }

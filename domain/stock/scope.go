@@ -55,7 +55,7 @@ func (s *Scope) add(article int64, at LocationSpec, whole bool) {
 
 // ScopeOf is the scope of a batch: the needs of all its operations.
 func ScopeOf(ops ...Operation) Scope {
-	var s Scope
+	s := Scope{needs: make([]scopeNeed, 0, len(ops))}
 	for _, op := range ops {
 		if op != nil {
 			op.Declare(&s)
@@ -97,7 +97,7 @@ type BinName struct {
 // Locations are the names of the scope's well-formed locations, sorted and
 // without repeats.
 func (s Scope) Locations() LocationNames {
-	var l LocationNames
+	l := LocationNames{BinIDs: make([]int64, 0, len(s.needs)), BinCodes: make([]BinName, 0, len(s.needs))}
 	for _, n := range s.needs {
 		k := n.at
 		if !k.valid() {

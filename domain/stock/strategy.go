@@ -36,13 +36,13 @@ func (ws *WorkingSet) inTarget(article int64, at Location) (int64, error) {
 // (a relocation's destination inside the source warehouse); 0 excludes
 // nothing. take orders them.
 func (ws *WorkingSet) sources(article int64, at Location, except int64) []*Mapping {
-	var out []*Mapping
 	if !at.IsWarehouse() {
 		if m := ws.existing(article, at.BinLocationID); m != nil && m.binLocationID != except {
-			out = append(out, m)
+			return []*Mapping{m}
 		}
-		return out
+		return nil
 	}
+	out := make([]*Mapping, 0, len(ws.inWH[articleWarehouse{article, at.WarehouseID}]))
 	for m := range ws.inWarehouse(article, at.WarehouseID) {
 		if m.binLocationID != except {
 			out = append(out, m)

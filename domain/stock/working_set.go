@@ -2,7 +2,6 @@ package stock
 
 import (
 	"cmp"
-	"fmt"
 	"iter"
 	"maps"
 	"slices"
@@ -36,22 +35,25 @@ type WorkingSet struct {
 	now time.Time
 
 	scope    Scope
-	declared map[need]bool                   // every need of the scope
-	resolved map[specKey]resolution          // what each location of the scope names
-	articles map[int64]bool                  // the scope's article details that exist
-	loaded   map[articleWarehouse]bool       // loaded whole: every mapping of the article in the warehouse
-	loadedOn map[mappingKey]bool             // loaded: the one mapping of the article on the bin
-	byCode   map[string]KnownWarehouse       // warehouses by code
-	binCodes map[int64]map[string]Bin        // bins by warehouse, then code
-	onBin    map[mappingKey]*Mapping         // every mapping seen
-	inWH     map[articleWarehouse][]*Mapping // the same mappings by article and warehouse
+	resolved map[need]resolution // what the location of each need names
+	articles map[int64]bool      // the scope's article details that exist
 
 	warehouses map[int64]KnownWarehouse
+	byCode     map[string]KnownWarehouse
 	bins       map[int64]Bin
+	binCodes   map[int64]map[string]Bin // by warehouse, then code
 
-	// A mapping seen stays in onBin and inWH even when it empties: a
-	// persisted one so that Changes reports it removed, and so that it is
-	// the same object again if stock comes back.
+	// loaded are the articles' warehouses loaded whole, loadedOn the
+	// single mappings loaded on their bins.
+	loaded   map[articleWarehouse]bool
+	loadedOn map[mappingKey]bool
+
+	// onBin holds every mapping seen, and inWH the same mappings by
+	// article and warehouse. A mapping stays when it empties: a persisted
+	// one so that Changes reports it removed, and so that it is the same
+	// object again if stock comes back.
+	onBin map[mappingKey]*Mapping
+	inWH  map[articleWarehouse][]*Mapping
 
 	entries []LedgerEntry
 
@@ -62,8 +64,17 @@ type WorkingSet struct {
 	lots        map[lotKey]Lot
 	changedLots map[lotKey]bool
 
-	// undo takes back, last first, what the running operation did.
-	undo []func()
+	// undo is what the running operation did, to be taken back last first
+	// when it fails.
+	undo []undo
+}
+
+// undo takes back one step of an operation: a mapping's state (m, was),
+// or any other step (back).
+type undo struct {
+	m    *Mapping
+	was  Mapping
+	back func()
 }
 
 // KnownWarehouse is what a working set needs to know of a warehouse.
@@ -86,8 +97,7 @@ func NewWorkingSet(scope Scope, now time.Time, warehouses []KnownWarehouse, bins
 	ws := &WorkingSet{
 		now:         now,
 		scope:       scope,
-		declared:    make(map[need]bool, len(scope.needs)),
-		resolved:    make(map[specKey]resolution, len(scope.needs)),
+		resolved:    make(map[need]resolution, len(scope.needs)),
 		articles:    make(map[int64]bool, len(existing)),
 		loaded:      make(map[articleWarehouse]bool),
 		loadedOn:    make(map[mappingKey]bool, len(scope.needs)),
@@ -123,31 +133,36 @@ func NewWorkingSet(scope Scope, now time.Time, warehouses []KnownWarehouse, bins
 		ws.rememberBin(b)
 	}
 	for _, n := range scope.needs {
-		ws.declared[n.need] = true
-		if _, ok := ws.resolved[n.at]; ok {
+		if _, ok := ws.resolved[n.need]; ok {
 			continue
 		}
 		if !n.at.valid() {
-			ws.resolved[n.at] = resolution{err: n.at.spec().Validate("")}
+			ws.resolved[n.need] = resolution{err: n.at.spec().Validate("")}
 			continue
 		}
 		at, err := ws.resolveKey(n.at)
-		ws.resolved[n.at] = resolution{at, err}
+		ws.resolved[n.need] = resolution{at, err}
 	}
 	return ws
 }
 
-// rememberBin adds a bin location; a later one of the same id or code
-// replaces an earlier one.
+// rememberBin adds a bin location of the scope; a later one of the same
+// id or code replaces an earlier one. Bins learnt later (knowBin) are
+// known by id only: the scope's locations are resolved by then.
 func (ws *WorkingSet) rememberBin(b Bin) {
-	if b.Code == warehouse.NullBinLocationCode {
-		b.IsNull = true
-	}
-	ws.bins[b.ID] = b
+	ws.knowBin(b)
+	b = ws.bins[b.ID]
 	if ws.binCodes[b.WarehouseID] == nil {
 		ws.binCodes[b.WarehouseID] = make(map[string]Bin)
 	}
 	ws.binCodes[b.WarehouseID][b.Code] = b
+}
+
+func (ws *WorkingSet) knowBin(b Bin) {
+	if b.Code == warehouse.NullBinLocationCode {
+		b.IsNull = true
+	}
+	ws.bins[b.ID] = b
 }
 
 // bin is the bin location of id the working set knows.
@@ -162,7 +177,7 @@ func (ws *WorkingSet) MappingNeeds() MappingNeeds {
 	var n MappingNeeds
 	whole := map[articleWarehouse]bool{}
 	for _, nd := range ws.scope.needs {
-		if r := ws.resolved[nd.at]; r.err == nil && ws.articles[nd.article] && (r.at.IsWarehouse() || nd.whole) {
+		if r := ws.resolved[nd.need]; r.err == nil && ws.articles[nd.article] && (r.at.IsWarehouse() || nd.whole) {
 			whole[articleWarehouse{nd.article, r.at.WarehouseID}] = true
 		}
 	}
@@ -170,7 +185,7 @@ func (ws *WorkingSet) MappingNeeds() MappingNeeds {
 		n.InWarehouse = append(n.InWarehouse, ArticleWarehouse{aw.article, aw.warehouse})
 	}
 	for _, nd := range ws.scope.needs {
-		r := ws.resolved[nd.at]
+		r := ws.resolved[nd.need]
 		if r.err != nil || !ws.articles[nd.article] || r.at.IsWarehouse() || whole[articleWarehouse{nd.article, r.at.WarehouseID}] {
 			continue
 		}
@@ -198,7 +213,7 @@ func (ws *WorkingSet) Loaded(queried MappingNeeds, mappings []*Mapping, bins []B
 	}
 	for _, b := range bins {
 		if _, ok := ws.bins[b.ID]; !ok {
-			ws.rememberBin(b)
+			ws.knowBin(b)
 		}
 	}
 	for _, m := range mappings {
@@ -239,7 +254,11 @@ func (ws *WorkingSet) Apply(op Operation, ref Reference) error {
 	err := op.Run(ws, ref)
 	if err != nil {
 		for i := len(ws.undo) - 1; i >= 0; i-- {
-			ws.undo[i]()
+			if u := ws.undo[i]; u.back != nil {
+				u.back()
+			} else {
+				*u.m = u.was
+			}
 		}
 		ws.entries = ws.entries[:entries]
 	}
@@ -250,194 +269,14 @@ func (ws *WorkingSet) Apply(op Operation, ref Reference) error {
 
 // touch marks m as changed by the running operation, remembering how it was.
 func (ws *WorkingSet) touch(m *Mapping) {
-	before := *m
-	before.lots = slices.Clone(m.lots) // changed in place
-	ws.undo = append(ws.undo, func() { *m = before })
+	u := undo{m: m, was: *m}
+	u.was.lots = slices.Clone(m.lots) // changed in place
+	ws.undo = append(ws.undo, u)
 	m.touched = true
 }
 
 // all are the mappings seen, in no particular order.
 func (ws *WorkingSet) all() iter.Seq[*Mapping] { return maps.Values(ws.onBin) }
-
-// Mappings is the current state: every mapping that is not removable, ordered
-// by article detail, warehouse and bin location.
-func (ws *WorkingSet) Mappings() []*Mapping {
-	var out []*Mapping
-	for m := range ws.all() {
-		if !m.Removable() {
-			out = append(out, m)
-		}
-	}
-	sortMappings(out)
-	return out
-}
-
-// Changes is what the caller writes back. upserted holds the new mappings
-// (ID 0) and the changed persisted ones that remain; removed holds the
-// persisted mappings that became removable (a new mapping that became
-// removable was never stored and is left out); entries are the ledger entries
-// in the order the operations wrote them. Both mapping lists are ordered by
-// article detail, warehouse and bin location, a fixed order for row locks.
-//
-// The entries are shared with the working set, which never changes those it
-// has handed out: the caller must not change them either.
-func (ws *WorkingSet) Changes() (upserted []*Mapping, removed []*Mapping, entries []LedgerEntry) {
-	for m := range ws.all() {
-		switch {
-		case m.Removable():
-			if m.id != 0 {
-				removed = append(removed, m)
-			}
-		case m.id == 0 || m.touched:
-			upserted = append(upserted, m)
-		}
-	}
-	sortMappings(upserted)
-	sortMappings(removed)
-	if ws.entries == nil {
-		return upserted, removed, nil
-	}
-	// Clipped, so that an append by the caller cannot reach entries the
-	// working set writes later.
-	return upserted, removed, ws.entries[:len(ws.entries):len(ws.entries)]
-}
-
-// ChangedArticles are the article details whose mappings Changes writes,
-// ascending.
-func (ws *WorkingSet) ChangedArticles() []int64 {
-	var out []int64
-	for m := range ws.all() {
-		if m.touched || (m.id == 0 && !m.Removable()) {
-			out = append(out, m.articleDetailID)
-		}
-	}
-	return sortedUnique(out, cmp.Compare[int64])
-}
-
-// sortMappings orders mappings by article detail, warehouse and bin
-// location.
-func sortMappings(ms []*Mapping) {
-	slices.SortFunc(ms, func(a, b *Mapping) int {
-		return cmp.Or(cmp.Compare(a.articleDetailID, b.articleDetailID), cmp.Compare(a.warehouseID, b.warehouseID),
-			cmp.Compare(a.binLocationID, b.binLocationID))
-	})
-}
-
-// locate checks the article detail of an operation and finds the location
-// it names, as resolved when the working set was built. property prefixes
-// messages (`source`, `destination`).
-func (ws *WorkingSet) locate(article int64, spec LocationSpec, property string) (Location, error) {
-	if err := spec.Validate(property); err != nil {
-		return Location{}, err
-	}
-	if err := ws.checkArticle(article); err != nil {
-		return Location{}, err
-	}
-	k := keyOf(spec)
-	if !ws.declared[need{article, k}] {
-		return Location{}, errs.E(errs.Internal, "article detail %d at %s was not declared in the scope this working set was loaded for", article, k.describe())
-	}
-	r := ws.resolved[k]
-	if r.err != nil {
-		return Location{}, errs.Within(property, r.err)
-	}
-	return r.at, nil
-}
-
-// Resolve finds the location spec names among the locations loaded for the
-// scope, for an operation that must know where it acts before it acts on
-// each of its article details (an order shipment names one warehouse for
-// all of them).
-func (ws *WorkingSet) Resolve(spec LocationSpec) (Location, error) {
-	if err := spec.Validate(""); err != nil {
-		return Location{}, err
-	}
-	return ws.resolveKey(keyOf(spec))
-}
-
-func (ws *WorkingSet) checkArticle(article int64) error {
-	if article <= 0 {
-		return errs.Invalidf("articleDetailId must be a positive integer").On("articleDetailId").Breaks(UnknownArticleDetail)
-	}
-	if !ws.articles[article] {
-		return errs.Invalidf("article detail %d does not exist", article).On("articleDetailId").Breaks(UnknownArticleDetail).
-			About(errs.Subject{ArticleDetail: article})
-	}
-	return nil
-}
-
-func (k specKey) describe() string {
-	if k.warehouse {
-		return fmt.Sprintf("warehouse %d/%q", k.id, k.code)
-	}
-	return fmt.Sprintf("bin location %d/%q in warehouse %d/%q", k.id, k.code, k.binWarehouseID, k.binWarehouse)
-}
-
-// warehouse finds a warehouse by spec; id and code, when both given, must
-// agree. property is the request's property that names it by id and
-// byCode the one that names it by code.
-func (ws *WorkingSet) warehouse(s WarehouseSpec, property, byCode string) (KnownWarehouse, error) {
-	if s.ID != 0 {
-		w, ok := ws.warehouses[s.ID]
-		if !ok {
-			return w, errs.Invalidf("warehouse %d does not exist", s.ID).On(property).Breaks(UnknownWarehouse).
-				About(errs.Subject{Warehouse: s.ID})
-		}
-		if s.Code != "" && s.Code != w.Code {
-			return w, errs.Invalidf("warehouse id %d and code %q name different warehouses", s.ID, s.Code).On(byCode).
-				Breaks(LocationMismatch).About(errs.Subject{Warehouse: s.ID})
-		}
-		return w, nil
-	}
-	w, ok := ws.byCode[s.Code]
-	if !ok {
-		return w, errs.Invalidf("warehouse with code %q does not exist", s.Code).On(byCode).Breaks(UnknownWarehouse)
-	}
-	return w, nil
-}
-
-// resolveKey turns a valid spec, as a key, into a location with its label.
-func (ws *WorkingSet) resolveKey(k specKey) (Location, error) {
-	if k.warehouse {
-		w, err := ws.warehouse(WarehouseSpec{ID: k.id, Code: k.code}, "warehouse", "warehouse")
-		if err != nil {
-			return Location{}, err
-		}
-		return Location{WarehouseID: w.ID, Label: warehouseLabel(w.Code)}, nil
-	}
-	var in KnownWarehouse
-	if k.binWarehouseID != 0 || k.binWarehouse != "" {
-		w, err := ws.warehouse(WarehouseSpec{ID: k.binWarehouseID, Code: k.binWarehouse}, "binLocation.warehouseId", "binLocation.warehouseCode")
-		if err != nil {
-			return Location{}, err
-		}
-		in = w
-	}
-	var b Bin
-	if k.id != 0 {
-		var ok bool
-		if b, ok = ws.bin(k.id); !ok {
-			return Location{}, errs.Invalidf("bin location %d does not exist", k.id).On("binLocation").Breaks(UnknownBinLocation).
-				About(errs.Subject{BinLocation: k.id})
-		}
-		if k.code != "" && k.code != b.Code {
-			return Location{}, errs.Invalidf("bin location id %d and code %q name different bin locations", k.id, k.code).
-				On("binLocation").Breaks(LocationMismatch).About(errs.Subject{BinLocation: k.id})
-		}
-		if (k.binWarehouseID != 0 || k.binWarehouse != "") && in.ID != b.WarehouseID {
-			return Location{}, errs.Invalidf("bin location %d is not in warehouse %q", k.id, in.Code).
-				On("binLocation").Breaks(LocationMismatch).About(errs.Subject{BinLocation: k.id, Warehouse: in.ID})
-		}
-	} else {
-		var ok bool
-		if b, ok = ws.binCodes[in.ID][k.code]; !ok {
-			return Location{}, errs.Invalidf("bin location with code %q does not exist in warehouse %q", k.code, in.Code).
-				On("binLocation").Breaks(UnknownBinLocation).About(errs.Subject{Warehouse: in.ID})
-		}
-	}
-	w, ok := ws.warehouses[b.WarehouseID]
-	return Location{WarehouseID: b.WarehouseID, BinLocationID: b.ID, Label: binLabel(b.Code, w.Code, ok)}, nil
-}
 
 // existing is the mapping of article on bin, nil when there is none in the
 // state.
@@ -457,7 +296,7 @@ func (ws *WorkingSet) mapping(article, warehouse, bin int64) *Mapping {
 	}
 	m := NewMapping(bin, warehouse, article)
 	ws.add(m)
-	ws.undo = append(ws.undo, func() { ws.forget(m) })
+	ws.undo = append(ws.undo, undo{back: func() { ws.forget(m) }})
 	return m
 }
 
