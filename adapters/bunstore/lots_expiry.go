@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
-	domorder "github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/domain/calendar"
+	domorder "github.com/shopstock/inventory/domain/order"
 )
 
 func (r stockMappings) UncountedExpiry(ctx context.Context, cutoff time.Time) ([]int64, error) {
