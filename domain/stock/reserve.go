@@ -46,7 +46,7 @@ func (h Hold) location() Location {
 }
 
 // Reserve holds quantity pieces of article at a location for picking,
-// chosen by the stock-out strategy (DESIGN 6) among the unreserved stock,
+// chosen by the stock-out strategy (take) among the unreserved stock,
 // and returns the holds it made, in strategy order. Not enough unreserved
 // stock fails like any stock-out, and reserves nothing.
 func (ws *WorkingSet) Reserve(article int64, at Location, quantity int) ([]Hold, error) {
