@@ -64,7 +64,12 @@ func (ws *WorkingSet) ChangedArticles() []int64 {
 // location.
 func sortMappings(ms []*Mapping) {
 	slices.SortFunc(ms, func(a, b *Mapping) int {
-		return cmp.Or(cmp.Compare(a.articleDetailID, b.articleDetailID), cmp.Compare(a.warehouseID, b.warehouseID),
-			cmp.Compare(a.binLocationID, b.binLocationID))
+		if a.articleDetailID != b.articleDetailID {
+			return cmp.Compare(a.articleDetailID, b.articleDetailID)
+		}
+		if a.warehouseID != b.warehouseID {
+			return cmp.Compare(a.warehouseID, b.warehouseID)
+		}
+		return cmp.Compare(a.binLocationID, b.binLocationID)
 	})
 }

@@ -71,7 +71,7 @@ func (ws *WorkingSet) setBin(article int64, at Location, quantity int, lot strin
 		return err
 	}
 	ws.apply(article, []step{{at.WarehouseID, at.BinLocationID, quantity - stock, lot}}, EntryStocktake, ref)
-	ws.stamp(ws.mapping(article, at.WarehouseID, at.BinLocationID))
+	ws.stocktake(ws.mapping(article, at.WarehouseID, at.BinLocationID))
 	return nil
 }
 
@@ -107,7 +107,7 @@ func (ws *WorkingSet) setWarehouse(article int64, at Location, quantity int, lot
 	}
 	ws.apply(article, steps, EntryStocktake, ref)
 	for m := range ws.inWarehouse(article, at.WarehouseID) {
-		ws.stamp(m)
+		ws.stocktake(m)
 	}
 	return nil
 }

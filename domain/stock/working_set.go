@@ -33,6 +33,9 @@ type articleWarehouse struct{ article, warehouse int64 }
 // reserve.go, lot.go; strategy.go picks the bins).
 type WorkingSet struct {
 	now time.Time
+	// stamp is now as a stocktake's stamp: mappings hand out copies of
+	// their stamp, so all of them can share this one.
+	stamp *time.Time
 
 	scope    Scope
 	resolved map[need]resolution // what the location of each need names
@@ -48,10 +51,11 @@ type WorkingSet struct {
 	loaded   map[articleWarehouse]bool
 	loadedOn map[mappingKey]bool
 
-	// onBin holds every mapping seen, and inWH the same mappings by
-	// article and warehouse. A mapping stays when it empties: a persisted
-	// one so that Changes reports it removed, and so that it is the same
-	// object again if stock comes back.
+	// onBin holds every mapping seen, and inWH those in the warehouses
+	// loaded whole, by article and warehouse: only there may the strategy
+	// look. A mapping stays when it empties: a persisted one so that
+	// Changes reports it removed, and so that it is the same object again
+	// if stock comes back.
 	onBin map[mappingKey]*Mapping
 	inWH  map[articleWarehouse][]*Mapping
 
@@ -96,6 +100,7 @@ type resolution struct {
 func NewWorkingSet(scope Scope, now time.Time, warehouses []KnownWarehouse, bins []Bin, existing []int64) *WorkingSet {
 	ws := &WorkingSet{
 		now:         now,
+		stamp:       &now,
 		scope:       scope,
 		resolved:    make(map[need]resolution, len(scope.needs)),
 		articles:    make(map[int64]bool, len(existing)),
@@ -132,16 +137,18 @@ func NewWorkingSet(scope Scope, now time.Time, warehouses []KnownWarehouse, bins
 	for _, b := range bins {
 		ws.rememberBin(b)
 	}
+	// Each location once, however many needs name it.
+	at := make(map[specKey]resolution, len(scope.needs))
 	for _, n := range scope.needs {
-		if _, ok := ws.resolved[n.need]; ok {
-			continue
+		r, ok := at[n.at]
+		switch {
+		case ok:
+		case !n.at.valid():
+			r = resolution{err: n.at.spec().Validate("")}
+		default:
+			r.at, r.err = ws.resolveKey(n.at)
 		}
-		if !n.at.valid() {
-			ws.resolved[n.need] = resolution{err: n.at.spec().Validate("")}
-			continue
-		}
-		at, err := ws.resolveKey(n.at)
-		ws.resolved[n.need] = resolution{at, err}
+		at[n.at], ws.resolved[n.need] = r, r
 	}
 	return ws
 }
@@ -174,22 +181,29 @@ func (ws *WorkingSet) bin(id int64) (Bin, bool) {
 // MappingNeeds are the mappings the resolved scope needs, for storage to
 // load and lock.
 func (ws *WorkingSet) MappingNeeds() MappingNeeds {
+	type acting struct {
+		article int64
+		at      Location
+		whole   bool
+	}
+	found := make([]acting, 0, len(ws.scope.needs)) // the needs of existing articles at locations that exist
+	for _, nd := range ws.scope.needs {
+		if r := ws.resolved[nd.need]; r.err == nil && ws.articles[nd.article] {
+			found = append(found, acting{nd.article, r.at, nd.whole || r.at.IsWarehouse()})
+		}
+	}
 	var n MappingNeeds
 	whole := map[articleWarehouse]bool{}
-	for _, nd := range ws.scope.needs {
-		if r := ws.resolved[nd.need]; r.err == nil && ws.articles[nd.article] && (r.at.IsWarehouse() || nd.whole) {
-			whole[articleWarehouse{nd.article, r.at.WarehouseID}] = true
+	for _, f := range found {
+		if f.whole {
+			whole[articleWarehouse{f.article, f.at.WarehouseID}] = true
+			n.InWarehouse = append(n.InWarehouse, ArticleWarehouse{f.article, f.at.WarehouseID})
 		}
 	}
-	for aw := range whole {
-		n.InWarehouse = append(n.InWarehouse, ArticleWarehouse{aw.article, aw.warehouse})
-	}
-	for _, nd := range ws.scope.needs {
-		r := ws.resolved[nd.need]
-		if r.err != nil || !ws.articles[nd.article] || r.at.IsWarehouse() || whole[articleWarehouse{nd.article, r.at.WarehouseID}] {
-			continue
+	for _, f := range found {
+		if !f.whole && !whole[articleWarehouse{f.article, f.at.WarehouseID}] {
+			n.OnBin = append(n.OnBin, ArticleBin{f.article, f.at.BinLocationID})
 		}
-		n.OnBin = append(n.OnBin, ArticleBin{nd.article, r.at.BinLocationID})
 	}
 	n.InWarehouse = sortedUnique(n.InWarehouse, func(a, b ArticleWarehouse) int {
 		return cmp.Or(cmp.Compare(a.ArticleDetailID, b.ArticleDetailID), cmp.Compare(a.WarehouseID, b.WarehouseID))
@@ -205,8 +219,19 @@ func (ws *WorkingSet) MappingNeeds() MappingNeeds {
 // order the strategy). Only what was queried counts as loaded. Mappings are
 // unique per article and bin; a later duplicate replaces an earlier one.
 func (ws *WorkingSet) Loaded(queried MappingNeeds, mappings []*Mapping, bins []Bin) {
+	newlyWhole := map[articleWarehouse]bool{}
 	for _, aw := range queried.InWarehouse {
-		ws.loaded[articleWarehouse{aw.ArticleDetailID, aw.WarehouseID}] = true
+		if k := (articleWarehouse{aw.ArticleDetailID, aw.WarehouseID}); !ws.loaded[k] {
+			ws.loaded[k], newlyWhole[k] = true, true
+		}
+	}
+	// Mappings seen before their warehouse was loaded whole join its list.
+	if len(newlyWhole) > 0 {
+		for _, m := range ws.onBin {
+			if aw := (articleWarehouse{m.articleDetailID, m.warehouseID}); newlyWhole[aw] {
+				ws.inWH[aw] = append(ws.inWH[aw], m)
+			}
+		}
 	}
 	for _, ab := range queried.OnBin {
 		ws.loadedOn[mappingKey{ab.ArticleDetailID, ab.BinLocationID}] = true
@@ -235,8 +260,9 @@ func (ws *WorkingSet) Loaded(queried MappingNeeds, mappings []*Mapping, bins []B
 // add puts m into the stock; forget takes it out.
 func (ws *WorkingSet) add(m *Mapping) {
 	ws.onBin[mappingKey{m.articleDetailID, m.binLocationID}] = m
-	aw := articleWarehouse{m.articleDetailID, m.warehouseID}
-	ws.inWH[aw] = append(ws.inWH[aw], m)
+	if aw := (articleWarehouse{m.articleDetailID, m.warehouseID}); ws.loaded[aw] {
+		ws.inWH[aw] = append(ws.inWH[aw], m)
+	}
 }
 
 func (ws *WorkingSet) forget(m *Mapping) {
@@ -357,11 +383,10 @@ func (ws *WorkingSet) apply(article int64, steps []step, typ EntryType, ref Refe
 	}
 }
 
-// stamp records a stocktake on m.
-func (ws *WorkingSet) stamp(m *Mapping) {
+// stocktake records a stocktake on m.
+func (ws *WorkingSet) stocktake(m *Mapping) {
 	ws.touch(m)
-	t := ws.now
-	m.lastStockTake = &t
+	m.lastStockTake = ws.stamp
 }
 
 // check refuses what only a caller's mistake produces: these are Internal,
