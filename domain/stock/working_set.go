@@ -28,9 +28,10 @@ type articleWarehouse struct{ article, warehouse int64 }
 // choice of bins from a partial view.
 //
 // The stock itself is plain: every mapping seen, by article and bin, and
-// the same mappings listed by article and warehouse. The rules that act on
-// it live in the files named after them (set.go, change.go, relocate.go,
-// reserve.go, lot.go; strategy.go picks the bins).
+// those of the warehouses loaded whole by article and warehouse. The rules
+// that act on it live in the files named after them (set.go, change.go,
+// relocate.go, reserve.go, default_mapping.go, lot.go; strategy.go picks
+// the bins, ledger.go writes the changes).
 type WorkingSet struct {
 	now time.Time
 	// stamp is now as a stocktake's stamp: mappings hand out copies of
@@ -347,40 +348,6 @@ func (ws *WorkingSet) isNullBin(bin int64) bool {
 func (ws *WorkingSet) nullBin(warehouse int64) (int64, bool) {
 	w, ok := ws.warehouses[warehouse]
 	return w.NullBinLocationID, ok && w.NullBinLocationID != 0
-}
-
-// step is one planned change of one mapping, and of one of its lots when
-// lot is not "".
-type step struct {
-	warehouse, bin int64
-	delta          int
-	lot            string
-}
-
-// apply carries out a plan that has been checked; it cannot fail.
-func (ws *WorkingSet) apply(article int64, steps []step, typ EntryType, ref Reference) {
-	for _, s := range steps {
-		if s.delta == 0 {
-			continue
-		}
-		m := ws.mapping(article, s.warehouse, s.bin)
-		ws.touch(m)
-		m.stock += s.delta
-		if s.lot != "" {
-			m.addLot(s.lot, s.delta, 0)
-		}
-		ws.entries = append(ws.entries, LedgerEntry{
-			ArticleDetailID: article,
-			WarehouseID:     m.warehouseID,
-			BinLocationID:   m.binLocationID,
-			Type:            typ,
-			Quantity:        s.delta,
-			StockAfter:      m.stock,
-			LotNumber:       s.lot,
-			Ref:             ref,
-			CreatedAt:       ws.now,
-		})
-	}
 }
 
 // stocktake records a stocktake on m.
