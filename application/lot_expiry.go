@@ -10,9 +10,10 @@ import (
 	"github.com/shopstock/inventory/ports"
 )
 
-// ExpireLots records the expiry of every lot that has expired (its
-// best-before day is over, UTC) and is not counted yet: its holds are
-// released and its pieces count as expired. Each product goes in a
+// ExpireLots records the expiry of every lot that has expired
+// (stock.ExpiryCutoff: its best-before day is over, UTC) and is not counted
+// yet: its holds are released and its pieces count as expired, in the
+// figures and in the lots' expired alike. Each product goes in a
 // transaction of its own, under its product lock, which recorded
 // stock.changed with cause expiry. A lot is counted once however many
 // instances run this at once: the second finds it counted under the lock
@@ -24,7 +25,7 @@ func (a *App) ExpireLots(ctx context.Context) (int, error) {
 	now := a.clock.Now()
 	var articles []int64
 	err := a.uow.Read(ctx, func(ctx context.Context, s ports.Store) (err error) {
-		articles, err = s.Stock().UncountedExpiry(ctx, now)
+		articles, err = s.Stock().UncountedExpiry(ctx, stock.ExpiryCutoff(now))
 		return err
 	})
 	if err != nil {

@@ -2,14 +2,16 @@ package application
 
 import (
 	"context"
-	"time"
 
 	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/ports"
 )
 
-// LotRead is a lot as reads show it, with whether it is expired today
-// (UTC, by the service's clock).
+// LotRead is a lot as reads show it, with whether it is expired: whether
+// its expiry is counted, so that it agrees with the figures (expiredStock,
+// availableStock). Taking stock goes by the date itself (stock.ExpiryCutoff)
+// and so refuses a lot from midnight, while the figures and this flag follow
+// when ExpireLots counts it, at most one of its runs later.
 type LotRead struct {
 	ports.LotView
 	Expired bool
@@ -25,22 +27,21 @@ func (a *App) Lot(ctx context.Context, id int64) (l LotRead, err error) {
 		l = LotRead{LotView: v}
 		return err
 	})
-	l.Expired = l.Lot.ExpiredOn(a.clock.Now())
+	l.Expired = l.Lot.ExpiryCounted
 	return l, err
 }
 
-// Lots reads one page of lots; lot.expired compares with today.
+// Lots reads one page of lots.
 func (a *App) Lots(ctx context.Context, q ports.ListQuery) (p ports.Page[LotRead], err error) {
 	if err := permit(ctx, access.ReadStock); err != nil {
 		return p, err
 	}
-	now := a.clock.Now()
 	var views ports.Page[ports.LotView]
 	err = a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
-		views, err = s.Lots().List(ctx, q, now.UTC())
+		views, err = s.Lots().List(ctx, q)
 		return err
 	})
-	return lotReads(views, now), err
+	return lotReads(views), err
 }
 
 // LotsNumbered finds the lots whose number is exactly number, of any
@@ -49,19 +50,18 @@ func (a *App) LotsNumbered(ctx context.Context, number string) (out []LotRead, e
 	if err := permit(ctx, access.ReadStock); err != nil {
 		return nil, err
 	}
-	now := a.clock.Now()
 	var views []ports.LotView
 	err = a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
 		views, err = s.Lots().Numbered(ctx, number)
 		return err
 	})
-	return lotReads(ports.Page[ports.LotView]{Items: views}, now).Items, err
+	return lotReads(ports.Page[ports.LotView]{Items: views}).Items, err
 }
 
-func lotReads(views ports.Page[ports.LotView], now time.Time) ports.Page[LotRead] {
+func lotReads(views ports.Page[ports.LotView]) ports.Page[LotRead] {
 	out := ports.Page[LotRead]{Total: views.Total, Items: make([]LotRead, len(views.Items))}
 	for i, v := range views.Items {
-		out.Items[i] = LotRead{LotView: v, Expired: v.Lot.ExpiredOn(now)}
+		out.Items[i] = LotRead{LotView: v, Expired: v.Lot.ExpiryCounted}
 	}
 	return out
 }

@@ -40,9 +40,9 @@ type MappingLot struct {
 type LotRepository interface {
 	// Get is the lot of id (errs.NotFound when there is none).
 	Get(ctx context.Context, id int64) (LotView, error)
-	// List lists lots by the list rules; today is the UTC date lot.expired
-	// compares with.
-	List(ctx context.Context, q ListQuery, today time.Time) (Page[LotView], error)
+	// List lists lots by the list rules; lot.expired is whether the lot's
+	// expiry is counted (stock.Lot.ExpiryCounted), as the figures count it.
+	List(ctx context.Context, q ListQuery) (Page[LotView], error)
 	// Numbered finds the lots whose number is exactly number, of any
 	// article detail (the console's search).
 	Numbered(ctx context.Context, number string) ([]LotView, error)

@@ -53,8 +53,8 @@ type StockRepository interface {
 	// RemoveEmpty deletes the product's mappings that hold no stock
 	// (default mappings), before the product itself goes.
 	RemoveEmpty(ctx context.Context, articleDetailID int64) error
-	// UncountedExpiry lists the article details with lots that are expired
-	// on the UTC day of now but whose expiry is not counted yet
-	// (stock.Lot.ExpiryCounted), in id order.
-	UncountedExpiry(ctx context.Context, now time.Time) ([]int64, error)
+	// UncountedExpiry lists the article details with lots whose best-before
+	// date lies before cutoff (stock.ExpiryCutoff: expired) but whose
+	// expiry is not counted yet (stock.Lot.ExpiryCounted), in id order.
+	UncountedExpiry(ctx context.Context, cutoff time.Time) ([]int64, error)
 }

@@ -108,3 +108,68 @@ func TestALotExpiresOnceAfterMidnightHoweverManyInstancesRun(t *testing.T) {
 		}
 	})
 }
+
+// Taking goes by the date from midnight on; a lot's expired in /api/lots
+// and the product's figures (expiredStock, availableStock) both follow
+// when the expiry is counted, so that they agree at every moment: before
+// midnight, after midnight until an instance counts the expiry, and after.
+func TestLotsAndFiguresAgreeAcrossMidnight(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		f := lotSetup(t, databaseURL)
+		today := time.Now().UTC().Truncate(24 * time.Hour)
+		soon := today.AddDate(0, 0, 1).Format("2006-01-02")
+		later := today.AddDate(1, 0, 0).Format("2006-01-02")
+		f.ok("stock/set", lotOp(f.tracked, 5, ohBin(f.binA), lot("SOON", soon)), lotOp(f.tracked, 5, ohBin(f.binB), lot("LATER", later)))
+
+		// A second before the midnight that ends SOON's best-before day.
+		clock := &fixedClock{now: today.AddDate(0, 0, 2).Add(-time.Second)}
+		app := instance(t, databaseURL, clock)
+		outstanding := 0.0 // what orders still have to ship
+		agree := func(step string, expired bool) {
+			t.Helper()
+			list := ohOK(t, f.env.Do(t, "GET", "/api/lots?filter[0][property]=lot.number&filter[0][value]=SOON", nil))["data"].([]any)
+			if len(list) != 1 {
+				t.Fatalf("%s: lots %v", step, list)
+			}
+			listed := list[0].(map[string]any)["expired"]
+			id := ohInt(t, list[0].(map[string]any)["id"])
+			one := ohOK(t, f.env.Do(t, "GET", fmt.Sprintf("/api/lots/%d", id), nil))["data"].(map[string]any)["expired"]
+			// The same read on the instance whose clock the test moves.
+			if l, err := app.Lot(apitest.Admin(), id); err != nil || l.Expired != expired {
+				t.Errorf("%s: SOON read at %v: expired %v, %v; want %v", step, clock.Now(), l.Expired, err, expired)
+			}
+			wantStock := 0.0
+			if expired {
+				wantStock = 5
+			}
+			a := f.article(f.tracked)
+			if listed != expired || one != expired || a["expiredStock"] != wantStock || a["availableStock"] != 10-wantStock-outstanding {
+				t.Errorf("%s: SOON expired %v (listed), %v (read alone); expiredStock %v, availableStock %v; want expired %v with %v expired pieces",
+					step, listed, one, a["expiredStock"], a["availableStock"], expired, wantStock)
+			}
+		}
+		agree("before midnight", false)
+
+		// 30 seconds after that midnight, before any instance counted the
+		// expiry.
+		clock.mu.Lock()
+		clock.now = today.AddDate(0, 0, 2).Add(30 * time.Second)
+		clock.mu.Unlock()
+		agree("after midnight, not counted yet", false)
+		o := f.created(t, f.env.Do(t, "POST", "/api/orders", map[string]any{"number": "MIDNIGHT-1", "details": []any{
+			map[string]any{"articleDetailId": f.tracked, "quantity": 3}}}), false)
+		outstanding = 3
+		agree("after midnight, with an order", false)
+		p, err := app.ReservePickingList(apitest.Admin(), application.OrderRef{ID: o}, nil)
+		if err != nil || len(p.Picks) != 1 || p.Picks[0].LotNumber != "LATER" {
+			t.Errorf("a picking list after midnight takes no piece of SOON: %+v, %v", p.Picks, err)
+		}
+
+		ctx := application.WithPrincipal(context.Background(), application.System)
+		if n, err := app.ExpireLots(ctx); err != nil || n != 1 {
+			t.Fatalf("counting the expiry: %d lots, %v", n, err)
+		}
+		agree("after the expiry was counted", true)
+	})
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/shopstock/inventory/domain/calendar"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
@@ -58,11 +59,11 @@ func (d *lotDate) Scan(src any) error {
 }
 
 func (d *lotDate) parse(s string) error {
-	if len(s) > len(stock.DateLayout) {
+	if len(s) > len(calendar.Layout) {
 		// A time as text: its date is what counts.
-		s = s[:len(stock.DateLayout)]
+		s = s[:len(calendar.Layout)]
 	}
-	t, err := stock.ParseDate(s)
+	t, err := calendar.Parse(s)
 	if err != nil {
 		return fmt.Errorf("best-before date: %w", err)
 	}
@@ -76,7 +77,7 @@ func dateArg(t *time.Time) any {
 	if t == nil {
 		return nil
 	}
-	return t.UTC().Format(stock.DateLayout)
+	return calendar.Format(*t)
 }
 
 type lotStockRow struct {
@@ -415,14 +416,13 @@ const (
 	lotNumberOrder     = "lot.number:order"
 )
 
-// lotColumns are the list's columns; lot.expired compares with today,
-// formatted by the store (digits and dashes only).
-func (r lotRepository) lotColumns(today time.Time) columns {
-	day := today.UTC().Format(stock.DateLayout)
+// lotColumns are the list's columns; lot.expired is whether the lot's
+// expiry is counted, as the figures count it.
+func (r lotRepository) lotColumns() columns {
 	return columns{
 		"lot.id": "lt.id", "lot.articleDetailId": "lt.article_detail_id", "lot.number": "lt.number",
 		"lot.bestBefore":   "lt.best_before",
-		"lot.expired":      "COALESCE(lt.best_before < '" + day + "', FALSE)",
+		"lot.expired":      "lt.expiry_counted",
 		lotBestBeforeOrder: "COALESCE(lt.best_before, '9999-12-31')",
 		lotNumberOrder:     "lt.number" + r.s.db.dialect.byteOrder(),
 	}
@@ -443,7 +443,7 @@ func (r lotRepository) Get(ctx context.Context, id int64) (ports.LotView, error)
 	return views[0], nil
 }
 
-func (r lotRepository) List(ctx context.Context, q ports.ListQuery, today time.Time) (ports.Page[ports.LotView], error) {
+func (r lotRepository) List(ctx context.Context, q ports.ListQuery) (ports.Page[ports.LotView], error) {
 	sorts := make([]ports.Sort, 0, max(2, len(q.Sorts)))
 	for _, s := range q.Sorts {
 		switch s.Property {
@@ -459,7 +459,7 @@ func (r lotRepository) List(ctx context.Context, q ports.ListQuery, today time.T
 	}
 	q.Sorts = sorts
 	var rows []lotRow
-	total, err := page(ctx, r.s.idb, &rows, q, r.lotColumns(today), ports.LotFields, "lt.id",
+	total, err := page(ctx, r.s.idb, &rows, q, r.lotColumns(), ports.LotFields, "lt.id",
 		func(s *bun.SelectQuery) *bun.SelectQuery { return s })
 	if err != nil {
 		return ports.Page[ports.LotView]{}, err

@@ -4,16 +4,16 @@ import (
 	"context"
 	"time"
 
+	"github.com/shopstock/inventory/domain/calendar"
 	domorder "github.com/shopstock/inventory/domain/order"
-	"github.com/shopstock/inventory/domain/stock"
 )
 
-func (r stockMappings) UncountedExpiry(ctx context.Context, now time.Time) ([]int64, error) {
+func (r stockMappings) UncountedExpiry(ctx context.Context, cutoff time.Time) ([]int64, error) {
 	ids := []int64{}
 	// best_before is a DATE (PostgreSQL) or its ISO text (SQLite): the
 	// day as text compares right with both.
 	err := r.s.idb.NewSelect().TableExpr("lots").ColumnExpr("DISTINCT article_detail_id").
-		Where("NOT expiry_counted AND best_before < ?", now.UTC().Format(stock.DateLayout)).
+		Where("NOT expiry_counted AND best_before < ?", calendar.Format(cutoff)).
 		OrderExpr("article_detail_id").Scan(ctx, &ids)
 	return ids, err
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/shopstock/inventory/domain/calendar"
 	"github.com/shopstock/inventory/domain/code"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/stock"
@@ -14,9 +15,6 @@ import (
 
 // MaxLines bounds the lines of one purchase order and of one receipt.
 const MaxLines = 1000
-
-// DateLayout is how expectedAt is written.
-const DateLayout = "2006-01-02"
 
 // The rules a purchase order can break, for interfaces that show them.
 const (
@@ -35,7 +33,8 @@ type Order struct {
 	supplier    string
 	warehouseID int64
 	status      Status
-	// expectedAt is a date (DateLayout), "" when none was given.
+	// expectedAt is a date as written (calendar.Layout), "" when none was
+	// given.
 	expectedAt string
 	createdAt  time.Time
 	lines      []*Line
@@ -143,10 +142,10 @@ func New(p NewOrder, now time.Time) (*Order, error) {
 		expectedAt: expected, createdAt: now, lines: lines}, nil
 }
 
-// ParseDate reads a date written YYYY-MM-DD.
+// ParseDate reads a date written YYYY-MM-DD, with the domain's one date
+// parser (calendar.Parse).
 func ParseDate(raw string) (string, error) {
-	d, err := time.Parse(DateLayout, raw)
-	if err != nil || d.Format(DateLayout) != raw {
+	if _, err := calendar.Parse(raw); err != nil {
 		return "", fmt.Errorf("must be a date written YYYY-MM-DD, got %q", raw)
 	}
 	return raw, nil
@@ -219,7 +218,7 @@ func (o *Order) WarehouseID() int64   { return o.warehouseID }
 func (o *Order) Status() Status       { return o.status }
 func (o *Order) CreatedAt() time.Time { return o.createdAt }
 
-// ExpectedAt is the expected date (DateLayout), "" when there is none.
+// ExpectedAt is the expected date (calendar.Layout), "" when there is none.
 func (o *Order) ExpectedAt() string { return o.expectedAt }
 
 // Lines returns the lines in the order they were given, a copy of the list.

@@ -41,10 +41,10 @@ func (ws *WorkingSet) change(article int64, at Location, quantity int, lot *LotS
 		return err
 	}
 	sources := ws.sources(article, at, 0)
-	if avail := ws.availableTo(article, sources, c); -quantity > avail {
+	if avail := ws.available(article, sources, c); -quantity > avail {
 		return insufficient(article, at, -quantity, avail)
 	}
-	ws.apply(article, ws.takeBy(article, sources, -quantity, c), EntryOutgoing, ref)
+	ws.apply(article, ws.take(article, sources, -quantity, c), EntryOutgoing, ref)
 	return nil
 }
 

@@ -38,7 +38,7 @@ func (ws *WorkingSet) setDefault(article int64, bin Bin, isDefault bool) error {
 	if known, ok := ws.bin(bin.ID); ok && known.WarehouseID != bin.WarehouseID {
 		return errs.E(errs.Internal, "bin location %d belongs to warehouse %d, not %d", bin.ID, known.WarehouseID, bin.WarehouseID)
 	}
-	if !ws.loadedWarehouses[articleWarehouse{article, bin.WarehouseID}] {
+	if !ws.loaded[articleWarehouse{article, bin.WarehouseID}] {
 		return errs.E(errs.Internal, "the stock of article detail %d in warehouse %d was not loaded for this working set", article, bin.WarehouseID)
 	}
 	isNull := bin.IsNull || ws.isNullBin(bin.ID)
@@ -51,7 +51,7 @@ func (ws *WorkingSet) setDefault(article int64, bin Bin, isDefault bool) error {
 		return nil
 	}
 	if _, ok := ws.bins[bin.ID]; !ok {
-		ws.rememberBin(bin)
+		ws.knowBin(bin)
 	}
 	if !isDefault {
 		if m := ws.existing(article, bin.ID); m != nil && m.defaultMapping {

@@ -42,3 +42,37 @@ type LedgerEntry struct {
 	Ref       Reference
 	CreatedAt time.Time
 }
+
+// step is one planned change of one mapping, and of one of its lots when
+// lot is not "".
+type step struct {
+	warehouse, bin int64
+	delta          int
+	lot            string
+}
+
+// apply carries out a plan that has been checked; it cannot fail.
+func (ws *WorkingSet) apply(article int64, steps []step, typ EntryType, ref Reference) {
+	for _, s := range steps {
+		if s.delta == 0 {
+			continue
+		}
+		m := ws.mapping(article, s.warehouse, s.bin)
+		ws.touch(m)
+		m.stock += s.delta
+		if s.lot != "" {
+			m.addLot(s.lot, s.delta, 0)
+		}
+		ws.entries = append(ws.entries, LedgerEntry{
+			ArticleDetailID: article,
+			WarehouseID:     m.warehouseID,
+			BinLocationID:   m.binLocationID,
+			Type:            typ,
+			Quantity:        s.delta,
+			StockAfter:      m.stock,
+			LotNumber:       s.lot,
+			Ref:             ref,
+			CreatedAt:       ws.now,
+		})
+	}
+}

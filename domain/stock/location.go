@@ -21,12 +21,6 @@ type Location struct {
 	WarehouseID   int64
 	BinLocationID int64
 	Label         string
-
-	// namedBy, when Label is empty, is the working set that resolved the
-	// location and names it the way Label would: a batch resolves every
-	// location but names almost none in a message, so the operations it
-	// runs get locations whose label is built only when printed.
-	namedBy *WorkingSet
 }
 
 // IsWarehouse reports whether the default strategy chooses the bins.
@@ -36,8 +30,6 @@ func (l Location) String() string {
 	switch {
 	case l.Label != "":
 		return l.Label
-	case l.namedBy != nil:
-		return l.namedBy.label(l.WarehouseID, l.BinLocationID)
 	case l.IsWarehouse():
 		return fmt.Sprintf("warehouse %d", l.WarehouseID)
 	default:
@@ -45,27 +37,8 @@ func (l Location) String() string {
 	}
 }
 
-// labelled is l with its Label built, as callers outside the package see
-// a location.
-func (l Location) labelled() Location {
-	if l.namedBy != nil {
-		l.Label, l.namedBy = l.namedBy.label(l.WarehouseID, l.BinLocationID), nil
-	}
-	return l
-}
-
-// label names a resolved warehouse (bin 0) or bin as the working set knows
-// it.
-func (ws *WorkingSet) label(warehouseID, binID int64) string {
-	if binID == 0 {
-		return warehouseLabel(ws.warehouses[warehouseID].Code)
-	}
-	b, _ := ws.bin(binID)
-	w, ok := ws.warehouses[b.WarehouseID]
-	return binLabel(b.Code, w.Code, ok)
-}
-
-// warehouseLabel is `warehouse "WH1"`; the quoting is fmt's %q.
+// warehouseLabel is `warehouse "WH1"`, quoted as fmt's %q quotes. A batch
+// labels a thousand locations: each label is one allocation.
 func warehouseLabel(code string) string {
 	var buf [64]byte
 	return string(strconv.AppendQuote(append(buf[:0], "warehouse "...), code))

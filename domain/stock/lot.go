@@ -3,11 +3,11 @@ package stock
 import (
 	"cmp"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/shopstock/inventory/domain/calendar"
 	"github.com/shopstock/inventory/domain/code"
 	"github.com/shopstock/inventory/domain/errs"
 )
@@ -27,8 +27,8 @@ const (
 	InvalidLot errs.Code = "invalid_lot"
 )
 
-// DateLayout is how best-before dates are written.
-const DateLayout = "2006-01-02"
+// DateLayout is how best-before dates are written: calendar.Layout.
+const DateLayout = calendar.Layout
 
 // MaxLotNumber is the longest lot number, in characters.
 const MaxLotNumber = 64
@@ -70,14 +70,9 @@ func join(property, field string) string {
 	return property + "." + field
 }
 
-// ParseDate reads a best-before date, `YYYY-MM-DD`, as UTC midnight.
-func ParseDate(s string) (time.Time, error) {
-	t, err := time.Parse(DateLayout, s)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("must be a date YYYY-MM-DD, got %q", s)
-	}
-	return t, nil
-}
+// ParseDate reads a best-before date, `YYYY-MM-DD`, as UTC midnight: the
+// one date parser, calendar.Parse.
+func ParseDate(s string) (time.Time, error) { return calendar.Parse(s) }
 
 // Lot is a lot (batch) of an article detail: its number, unique per article
 // detail, and its best-before date (nil: none), fixed by the first stock
@@ -92,14 +87,16 @@ type Lot struct {
 	ExpiryCounted bool
 }
 
-// ExpiredOn tells whether the lot is expired on the UTC day of now: from
-// the day after its best-before date. A lot without a date never expires.
+// ExpiryCutoff is the one rule of expiry: at now, a lot whose best-before
+// date lies before the cut-off, the UTC day of now, is expired. A lot is
+// so expired from the day after its best-before date. Storage is handed
+// this day to find expired lots; it never decides "today" itself.
+func ExpiryCutoff(now time.Time) time.Time { return calendar.Today(now) }
+
+// ExpiredOn tells whether the lot is expired at now (ExpiryCutoff). A lot
+// without a date never expires.
 func (l Lot) ExpiredOn(now time.Time) bool {
-	if l.BestBefore == nil {
-		return false
-	}
-	y, m, d := now.UTC().Date()
-	return l.BestBefore.Before(time.Date(y, m, d, 0, 0, 0, 0, time.UTC))
+	return l.BestBefore != nil && l.BestBefore.Before(ExpiryCutoff(now))
 }
 
 // BestBeforeText is the date as written, "" when there is none.
@@ -107,7 +104,7 @@ func (l Lot) BestBeforeText() string {
 	if l.BestBefore == nil {
 		return ""
 	}
-	return l.BestBefore.Format(DateLayout)
+	return calendar.Format(*l.BestBefore)
 }
 
 // CompareFEFO orders lots first expiring first out: best-before ascending,
@@ -205,14 +202,8 @@ type lotKey struct {
 // lot-tracked and every lot they have. Storage calls it before Loaded: the
 // lots' expiry decides what of the loaded stock counts as expired.
 func (ws *WorkingSet) KnowLots(tracked []int64, lots []Lot) {
-	if ws.tracked == nil {
-		ws.tracked = make(map[int64]bool, len(tracked))
-	}
 	for _, id := range tracked {
 		ws.tracked[id] = true
-	}
-	if ws.lots == nil {
-		ws.lots = make(map[lotKey]Lot, len(lots))
 	}
 	for _, l := range lots {
 		ws.lots[lotKey{l.ArticleDetailID, l.Number}] = l
@@ -247,32 +238,19 @@ func (ws *WorkingSet) LotChanges() []Lot {
 func (ws *WorkingSet) setLot(l Lot) {
 	k := lotKey{l.ArticleDetailID, l.Number}
 	before, existed := ws.lots[k]
-	ws.journal = append(ws.journal, undo{lot: &lotUndo{key: k, before: before, existed: existed, changed: ws.changedLots[k]}})
+	wasChanged := ws.changedLots[k]
+	ws.undo = append(ws.undo, undo{back: func() {
+		if existed {
+			ws.lots[k] = before
+		} else {
+			delete(ws.lots, k)
+		}
+		if !wasChanged {
+			delete(ws.changedLots, k)
+		}
+	}})
 	ws.lots[k] = l
-	if ws.changedLots == nil {
-		ws.changedLots = make(map[lotKey]bool)
-	}
 	ws.changedLots[k] = true
-}
-
-// lotUndo restores a lot as it was before an operation created or changed
-// it.
-type lotUndo struct {
-	key     lotKey
-	before  Lot
-	existed bool
-	changed bool
-}
-
-func (u *lotUndo) revert(ws *WorkingSet) {
-	if u.existed {
-		ws.lots[u.key] = u.before
-	} else {
-		delete(ws.lots, u.key)
-	}
-	if !u.changed {
-		delete(ws.changedLots, u.key)
-	}
 }
 
 // countedExpired is what of a mapping's stock lies in lots whose expiry is
@@ -345,7 +323,7 @@ func (ws *WorkingSet) lotOut(article int64, spec *LotSpec, expired bool) (lotCho
 
 // expiryDay is the first day a dated lot is expired.
 func (ws *WorkingSet) expiryDay(l Lot) string {
-	return l.BestBefore.AddDate(0, 0, 1).Format(DateLayout)
+	return calendar.Format(l.BestBefore.AddDate(0, 0, 1))
 }
 
 // lotIn is the lot pieces coming in belong to: none on a product that is
@@ -411,7 +389,7 @@ func describeDate(d *time.Time) string {
 	if d == nil {
 		return "no best-before date"
 	}
-	return "best-before " + d.Format(DateLayout)
+	return "best-before " + calendar.Format(*d)
 }
 
 // RecordExpiry counts the expiry of the article detail's lots that are
@@ -436,7 +414,7 @@ func (ws *WorkingSet) RecordExpiry(article int64) []Lot {
 	if len(counted) == 0 {
 		return nil
 	}
-	for _, m := range ws.all {
+	for m := range ws.all() {
 		if m.articleDetailID == article && len(m.lots) > 0 {
 			for _, l := range counted {
 				if m.lot(l.Number) >= 0 {

@@ -314,3 +314,70 @@ func TestLotsGoByBestBeforeThenNumberWithUndatedLotsLast(t *testing.T) {
 	}
 	eq(t, "order", numbers, []string{"L-OLD", "L-EARLY", "L-AAA", "L-LATE", "L-ANOTHER", "L-NODATE"})
 }
+
+// A lot's bins give in the one stock-out order of a product's bins: the
+// default bin first, then by the lot's stock there ascending, then by
+// code, the unknown bin location last.
+func TestALotsBinsGiveInTheOrderOfAProductsBins(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		rows  []lotRow
+		moves []lotMove
+	}{
+		{"the default bin first, though it holds the most",
+			[]lotRow{{bin: shelfA, lots: lots(late, 1)}, {bin: shelfC, def: true, lots: lots(late, 5)}},
+			[]lotMove{{shelfC, "L-LATE", -5}, {shelfA, "L-LATE", -1}}},
+		{"equal stock by code, not by id",
+			[]lotRow{{bin: shelfC, lots: lots(late, 3)}, {bin: shelfA, lots: lots(late, 3)}},
+			[]lotMove{{shelfA, "L-LATE", -3}, {shelfC, "L-LATE", -3}}},
+		{"the unknown bin location last, though it holds the least",
+			[]lotRow{{bin: null1, lots: lots(late, 1)}, {bin: shelfB, lots: lots(late, 5)}},
+			[]lotMove{{shelfB, "L-LATE", -5}, {null1, "L-LATE", -1}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ws := loadLots(t, c.rows...)
+			mustNot(t, ws.Apply(Change{ArticleDetailID: article, At: wh(wh1), Quantity: -6}, ref))
+			eq(t, "ledger", lotMoves(ws), c.moves)
+		})
+	}
+}
+
+// From the day after its best-before a lot gives nothing to a stock-out
+// that does not name it, whether or not its expiry has been counted.
+func TestAnExpiredLotIsNotTakenBeforeItsExpiryIsCounted(t *testing.T) {
+	ws := loadLots(t, lotRow{bin: shelfA, lots: lots(early, 2, late, 1)})
+	ws.now = time.Date(2026, 3, 2, 0, 0, 1, 0, time.UTC)
+	if l, _ := ws.Lot(article, early.Number); l.ExpiryCounted || !l.ExpiredOn(ws.now) {
+		t.Fatalf("L-EARLY on March 2nd: %+v", l)
+	}
+	assertBreaks(t, ws.Apply(Change{ArticleDetailID: article, At: bin(shelfA), Quantity: -2}, ref), InsufficientStock,
+		`insufficient stock of article detail 7 at bin location "A-01" in warehouse "WH1": requested 2, available 1`)
+	if _, err := ws.Reserve(article, binAt(shelfA), 2); errs.KindOf(err) != errs.Invalid {
+		t.Errorf("reserving 2 with one unexpired piece: %v", err)
+	}
+}
+
+func TestALotIsExpiredFromTheDayAfterItsBestBeforeUTC(t *testing.T) {
+	bestBefore := day("2026-03-01")
+	l := Lot{Number: "L", BestBefore: bestBefore}
+	plus2 := time.FixedZone("UTC+2", 2*3600)
+	for _, c := range []struct {
+		now     time.Time
+		expired bool
+	}{
+		{time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC), false},
+		{time.Date(2026, 3, 1, 23, 59, 59, 0, time.UTC), false},
+		{time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC), true},
+		{time.Date(2026, 3, 2, 1, 0, 0, 0, plus2), false}, // still March 1st in UTC
+	} {
+		if got := l.ExpiredOn(c.now); got != c.expired {
+			t.Errorf("at %v: expired %v, want %v", c.now, got, c.expired)
+		}
+		if got := bestBefore.Before(ExpiryCutoff(c.now)); got != c.expired {
+			t.Errorf("at %v: best-before before the cut-off %v, want %v", c.now, got, c.expired)
+		}
+	}
+	if (Lot{Number: "UNDATED"}).ExpiredOn(time.Date(2999, 1, 1, 0, 0, 0, 0, time.UTC)) {
+		t.Error("a lot without a date expired")
+	}
+}

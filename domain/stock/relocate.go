@@ -74,7 +74,7 @@ func (ws *WorkingSet) relocate(article int64, from, to Location, quantity int, a
 		return 0, err
 	}
 	sources := ws.sources(article, from, except)
-	avail := ws.availableTo(article, sources, c)
+	avail := ws.available(article, sources, c)
 	if all {
 		quantity = avail
 	}
@@ -87,7 +87,7 @@ func (ws *WorkingSet) relocate(article int64, from, to Location, quantity int, a
 	if err := ws.checkLimitOn(article, to, target, quantity); err != nil {
 		return 0, err
 	}
-	steps := ws.takeBy(article, sources, quantity, c)
+	steps := ws.take(article, sources, quantity, c)
 	// What arrives: one step per lot, in the order the lots left.
 	taken := len(steps)
 	for _, s := range steps[:taken] {

@@ -27,8 +27,7 @@ func (h Hold) In(at Location) bool {
 // scope (see Scope.Add), for operations outside this package that act on it
 // in several steps.
 func (ws *WorkingSet) Locate(article int64, spec LocationSpec) (Location, error) {
-	at, err := ws.locate(article, spec, "")
-	return at.labelled(), err
+	return ws.locate(article, spec, "")
 }
 
 // BinCode is the code of a bin location the working set knows, "" if none.
@@ -47,7 +46,7 @@ func (h Hold) location() Location {
 }
 
 // Reserve holds quantity pieces of article at a location for picking,
-// chosen by the stock-out strategy (DESIGN 6) among the unreserved stock,
+// chosen by the stock-out strategy (take) among the unreserved stock,
 // and returns the holds it made, in strategy order. Not enough unreserved
 // stock fails like any stock-out, and reserves nothing.
 func (ws *WorkingSet) Reserve(article int64, at Location, quantity int) ([]Hold, error) {
@@ -62,12 +61,12 @@ func (ws *WorkingSet) Reserve(article int64, at Location, quantity int) ([]Hold,
 	// fill falls short.
 	c := lotChoice{tracked: ws.tracked[article]}
 	sources := ws.sources(article, at, 0)
-	if avail := ws.availableTo(article, sources, c); quantity > avail {
+	if avail := ws.available(article, sources, c); quantity > avail {
 		return nil, insufficient(article, at, quantity, avail)
 	}
 	var holds []Hold
-	for _, s := range ws.takeBy(article, sources, quantity, c) {
-		m := ws.slotAt(mappingKey{article, s.bin}).m
+	for _, s := range ws.take(article, sources, quantity, c) {
+		m := ws.onBin[mappingKey{article, s.bin}]
 		ws.touch(m)
 		m.reservedStock += -s.delta
 		if s.lot != "" {
@@ -143,7 +142,7 @@ func (ws *WorkingSet) ShipHolding(article int64, from Location, quantity int, ho
 	}
 	sources := ws.sources(article, from, 0)
 	fromHolds := min(held, quantity)
-	if avail := ws.availableTo(article, sources, c); quantity-fromHolds > avail {
+	if avail := ws.available(article, sources, c); quantity-fromHolds > avail {
 		return nil, insufficient(article, from, quantity, held+avail)
 	}
 	used := make([]int, len(holds))
@@ -166,7 +165,7 @@ func (ws *WorkingSet) ShipHolding(article int64, from Location, quantity int, ho
 		used[i], left = n, left-n
 	}
 	if left > 0 {
-		ws.apply(article, ws.takeBy(article, sources, left, c), EntryShipment, ref)
+		ws.apply(article, ws.take(article, sources, left, c), EntryShipment, ref)
 	}
 	return used, nil
 }

@@ -2,8 +2,6 @@ package stock
 
 import (
 	"cmp"
-	"hash/maphash"
-	"math/bits"
 	"slices"
 	"strings"
 )
@@ -16,8 +14,7 @@ import (
 type Scope struct {
 	// needs in the order they were declared, repeats included: every use
 	// of a scope (the locations, the articles, the mappings to load) takes
-	// out repeats anyway, and a working set indexes the needs once instead
-	// of each declaration looking for an earlier one.
+	// out repeats.
 	needs []scopeNeed
 }
 
@@ -58,7 +55,6 @@ func (s *Scope) add(article int64, at LocationSpec, whole bool) {
 
 // ScopeOf is the scope of a batch: the needs of all its operations.
 func ScopeOf(ops ...Operation) Scope {
-	// Most operations declare one need; a relocation declares two.
 	s := Scope{needs: make([]scopeNeed, 0, len(ops))}
 	for _, op := range ops {
 		if op != nil {
@@ -101,19 +97,7 @@ type BinName struct {
 // Locations are the names of the scope's well-formed locations, sorted and
 // without repeats.
 func (s Scope) Locations() LocationNames {
-	var l LocationNames
-	// Most needs of a batch name the same few warehouses: a repeat of the
-	// last one is left out at once, the rest when sorted.
-	addWarehouseID := func(id int64) {
-		if n := len(l.WarehouseIDs); n == 0 || l.WarehouseIDs[n-1] != id {
-			l.WarehouseIDs = append(l.WarehouseIDs, id)
-		}
-	}
-	addWarehouseCode := func(code string) {
-		if n := len(l.WarehouseCodes); n == 0 || l.WarehouseCodes[n-1] != code {
-			l.WarehouseCodes = append(l.WarehouseCodes, code)
-		}
-	}
+	l := LocationNames{BinIDs: make([]int64, 0, len(s.needs)), BinCodes: make([]BinName, 0, len(s.needs))}
 	for _, n := range s.needs {
 		k := n.at
 		if !k.valid() {
@@ -121,29 +105,23 @@ func (s Scope) Locations() LocationNames {
 		}
 		if k.warehouse {
 			if k.id != 0 {
-				addWarehouseID(k.id)
+				l.WarehouseIDs = append(l.WarehouseIDs, k.id)
 			}
 			if k.code != "" {
-				addWarehouseCode(k.code)
+				l.WarehouseCodes = append(l.WarehouseCodes, k.code)
 			}
 			continue
 		}
 		if k.id != 0 {
-			if l.BinIDs == nil {
-				l.BinIDs = make([]int64, 0, len(s.needs))
-			}
 			l.BinIDs = append(l.BinIDs, k.id)
 		}
 		if k.binWarehouseID != 0 {
-			addWarehouseID(k.binWarehouseID)
+			l.WarehouseIDs = append(l.WarehouseIDs, k.binWarehouseID)
 		}
 		if k.binWarehouse != "" {
-			addWarehouseCode(k.binWarehouse)
+			l.WarehouseCodes = append(l.WarehouseCodes, k.binWarehouse)
 		}
 		if k.code != "" && (k.binWarehouseID != 0 || k.binWarehouse != "") {
-			if l.BinCodes == nil {
-				l.BinCodes = make([]BinName, 0, len(s.needs))
-			}
 			l.BinCodes = append(l.BinCodes, BinName{WarehouseID: k.binWarehouseID, WarehouseCode: k.binWarehouse, Code: k.code})
 		}
 	}
@@ -176,8 +154,7 @@ type ArticleWarehouse struct{ ArticleDetailID, WarehouseID int64 }
 // ArticleBin is an article detail on a bin location.
 type ArticleBin struct{ ArticleDetailID, BinLocationID int64 }
 
-// specKey is a LocationSpec as a comparable value. The numbers and flags
-// come first, so that a map hashes them in one piece.
+// specKey is a LocationSpec as a comparable value, a map's key.
 type specKey struct {
 	id             int64
 	binWarehouseID int64
@@ -230,61 +207,4 @@ func (k specKey) spec() LocationSpec {
 func sortedUnique[T comparable](s []T, compare func(a, b T) int) []T {
 	slices.SortFunc(s, compare)
 	return slices.Compact(s)
-}
-
-// needIndex finds where a need is first declared in a scope's needs. A
-// batch looks up every one of its thousand needs twice (once to index, once
-// when its operation runs): a table of positions that fits in a cache, with
-// the needs themselves left where they are, is several times faster for
-// that than a map holding each need as its key.
-type needIndex struct {
-	needs []scopeNeed
-	seed  maphash.Seed
-	slots []int32 // 1 + a position in needs, 0 for none; a power of two long
-}
-
-func newNeedIndex(needs []scopeNeed) needIndex {
-	size := 8
-	for size < 2*len(needs) {
-		size *= 2
-	}
-	x := needIndex{needs: needs, seed: maphash.MakeSeed(), slots: make([]int32, size)}
-	for i := range needs {
-		if s := x.slot(needs[i].need); x.slots[s] == 0 {
-			x.slots[s] = int32(i + 1)
-		}
-	}
-	return x
-}
-
-// find is where n is first declared.
-func (x needIndex) find(n need) (int, bool) {
-	i := x.slots[x.slot(n)]
-	return int(i - 1), i != 0
-}
-
-// slot is where n is in the table, or the empty slot where it would go.
-func (x needIndex) slot(n need) int {
-	mask := uint64(len(x.slots) - 1)
-	for s := x.hash(n) & mask; ; s = (s + 1) & mask {
-		if i := x.slots[s]; i == 0 || x.needs[i-1].need == n {
-			return int(s)
-		}
-	}
-}
-
-// hash is seeded in every part, so that no client can choose ids or codes
-// that collide.
-func (x needIndex) hash(n need) uint64 {
-	numbers := [3]int64{n.article, n.at.id, n.at.binWarehouseID}
-	h := maphash.Comparable(x.seed, numbers)
-	h ^= bits.RotateLeft64(maphash.String(x.seed, n.at.code), 21)
-	h ^= bits.RotateLeft64(maphash.String(x.seed, n.at.binWarehouse), 42)
-	if n.at.warehouse {
-		h = ^h
-	}
-	if n.at.bin {
-		h = bits.RotateLeft64(h, 1)
-	}
-	return h
 }

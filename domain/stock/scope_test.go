@@ -1,8 +1,6 @@
 package stock
 
 import (
-	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 
@@ -164,25 +162,22 @@ func TestNoMappingHoldsMoreThanTheStockLimit(t *testing.T) {
 	eq(t, "at the limit", state(ws), want(row{bin: shelfA, stock: MaxStock}))
 }
 
-func TestANeedIsFoundWhereItWasFirstDeclared(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	codes := []string{"", "A-01", "B-01", "WH1"}
-	random := func() need {
-		return need{int64(r.IntN(3)), specKey{id: int64(r.IntN(3)), binWarehouseID: int64(r.IntN(2)),
-			warehouse: r.IntN(2) == 0, bin: r.IntN(2) == 0, code: codes[r.IntN(4)], binWarehouse: codes[r.IntN(4)]}}
+// Storage locks rows in the order of the needs: sorted, each once, however
+// often and in whatever order the operations declared them.
+func TestMappingNeedsComeSortedAndOnce(t *testing.T) {
+	ops := []Operation{
+		Change{ArticleDetailID: other, At: binSpec(shelfD), Quantity: 1},
+		Change{ArticleDetailID: article, At: binSpec(shelfB), Quantity: 1},
+		Change{ArticleDetailID: article, At: binCodeSpec(wh1, "A-01"), Quantity: 1},
+		Change{ArticleDetailID: other, At: whSpec(wh1), Quantity: 1},
+		Change{ArticleDetailID: article, At: binSpec(shelfB), Quantity: 1},
+		Change{ArticleDetailID: article, At: binSpec(shelfA), Quantity: 1},
+		Change{ArticleDetailID: other, At: LocationSpec{Warehouse: &WarehouseSpec{Code: "WH1"}}, Quantity: 1},
+		Change{ArticleDetailID: article, At: whSpec(wh2), Quantity: 1},
 	}
-	for range 200 {
-		var needs []scopeNeed
-		for range r.IntN(40) {
-			needs = append(needs, scopeNeed{need: random()})
-		}
-		x := newNeedIndex(needs)
-		for range 50 {
-			n := random()
-			want := slices.IndexFunc(needs, func(s scopeNeed) bool { return s.need == n })
-			if got, ok := x.find(n); got != want || ok != (want >= 0) {
-				t.Fatalf("%+v: got %d, %v; want %d", n, got, ok, want)
-			}
-		}
-	}
+	ws := NewWorkingSet(ScopeOf(ops...), now, knownWarehouses, bins, []int64{article, other})
+	eq(t, "mappings", ws.MappingNeeds(), MappingNeeds{
+		InWarehouse: []ArticleWarehouse{{article, wh2}, {other, wh1}},
+		OnBin:       []ArticleBin{{article, shelfB}, {article, shelfA}, {other, shelfD}},
+	})
 }

@@ -71,7 +71,7 @@ func (ws *WorkingSet) setBin(article int64, at Location, quantity int, lot strin
 		return err
 	}
 	ws.apply(article, []step{{at.WarehouseID, at.BinLocationID, quantity - stock, lot}}, EntryStocktake, ref)
-	ws.stamp(ws.mapping(article, at.WarehouseID, at.BinLocationID))
+	ws.stocktake(ws.mapping(article, at.WarehouseID, at.BinLocationID))
 	return nil
 }
 
@@ -103,11 +103,11 @@ func (ws *WorkingSet) setWarehouse(article int64, at Location, quantity int, lot
 		steps = []step{{at.WarehouseID, bin, diff, lot}}
 	case diff < 0:
 		c := lotChoice{tracked: lot != "", only: lot, expired: true}
-		steps = ws.takeBy(article, ws.sources(article, at, 0), -diff, c)
+		steps = ws.take(article, ws.sources(article, at, 0), -diff, c)
 	}
 	ws.apply(article, steps, EntryStocktake, ref)
 	for m := range ws.inWarehouse(article, at.WarehouseID) {
-		ws.stamp(m)
+		ws.stocktake(m)
 	}
 	return nil
 }

@@ -8,6 +8,11 @@ import (
 	"github.com/shopstock/inventory/domain/errs"
 )
 
+// The default strategy: where stock goes in and the order in which it goes
+// out when an operation names a warehouse, or which lots it takes when an
+// operation names none. Every stock-out (Set, Change, Relocate, ShipHolding,
+// Reserve) plans with take, so a rule here holds for every endpoint.
+
 // inTarget is the bin that receives stock at a location: the bin itself, or
 // in a warehouse the article's default bin, else the unknown bin location.
 func (ws *WorkingSet) inTarget(article int64, at Location) (int64, error) {
@@ -26,99 +31,72 @@ func (ws *WorkingSet) inTarget(article int64, at Location) (int64, error) {
 	return nb, nil
 }
 
-// sources are the mappings stock leaves a location from, in the order they
-// give it up. In a warehouse: the default bin first, then the other bins by
-// stock ascending, then code, and the unknown bin location last. except is a
-// bin that must not give anything (a relocation's destination inside the
-// source warehouse); 0 excludes nothing. The result lives in a buffer of the
-// working set that the next call reuses.
+// sources are the mappings stock may leave a location from: the bin's, or
+// every one in the warehouse. except is a bin that must not give anything
+// (a relocation's destination inside the source warehouse); 0 excludes
+// nothing. take orders them.
 func (ws *WorkingSet) sources(article int64, at Location, except int64) []*Mapping {
-	out := ws.sourceBuf[:0]
 	if !at.IsWarehouse() {
 		if m := ws.existing(article, at.BinLocationID); m != nil && m.binLocationID != except {
+			return []*Mapping{m}
+		}
+		return nil
+	}
+	out := make([]*Mapping, 0, len(ws.inWH[articleWarehouse{article, at.WarehouseID}]))
+	for m := range ws.inWarehouse(article, at.WarehouseID) {
+		if m.binLocationID != except {
 			out = append(out, m)
 		}
-		ws.sourceBuf = out
-		return out
 	}
-	// Each mapping's rank and code, looked up once instead of per comparison.
-	ranked := ws.rankBuf[:0]
-	for _, m := range ws.byWarehouse[articleWarehouse{article, at.WarehouseID}] {
-		if m.Removable() || m.binLocationID == except {
-			continue
-		}
+	return out
+}
+
+// stockOutOrder sorts mappings in the order they give up stock: the default
+// bin first, then the other bins by stock ascending, then by code, the
+// unknown bin location last. For one lot (lot not "") the stock compared is
+// that lot's there. It is the one order of every stock-out, of bins and of
+// a lot's bins alike.
+func (ws *WorkingSet) stockOutOrder(ms []*Mapping, lot string) []*Mapping {
+	type ranked struct {
+		m     *Mapping
+		rank  int // 0 the default bin, 1 another, 2 the unknown bin location
+		stock int
+		code  string
+	}
+	rs := make([]ranked, len(ms))
+	for i, m := range ms {
 		b, _ := ws.bin(m.binLocationID)
-		r := rankedMapping{m: m, rank: 1, code: b.Code}
+		r := ranked{m: m, rank: 1, code: b.Code}
+		r.stock, _ = m.counted(lot)
 		switch {
 		case m.defaultMapping:
 			r.rank = 0
 		case b.IsNull:
 			r.rank = 2
 		}
-		ranked = append(ranked, r)
+		rs[i] = r
 	}
-	slices.SortFunc(ranked, func(a, b rankedMapping) int {
-		if c := cmp.Compare(a.rank, b.rank); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.m.stock, b.m.stock); c != 0 {
-			return c
-		}
-		if c := strings.Compare(a.code, b.code); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.m.binLocationID, b.m.binLocationID)
+	slices.SortFunc(rs, func(a, b ranked) int {
+		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(a.stock, b.stock), strings.Compare(a.code, b.code),
+			cmp.Compare(a.m.binLocationID, b.m.binLocationID))
 	})
-	for _, r := range ranked {
-		out = append(out, r.m)
+	out := make([]*Mapping, len(rs))
+	for i, r := range rs {
+		out[i] = r.m
 	}
-	clear(ranked)
-	ws.rankBuf, ws.sourceBuf = ranked[:0], out
 	return out
 }
 
-type rankedMapping struct {
-	m    *Mapping
-	rank int
-	code string
-}
-
-func available(sources []*Mapping) int {
-	n := 0
-	for _, m := range sources {
-		n += m.Available()
-	}
-	return n
-}
-
-// take plans removing quantity of unreserved stock from sources in their
-// order; the caller has checked that enough is available. The plan lives in
-// a buffer of the working set that the next call reuses.
-func (ws *WorkingSet) take(sources []*Mapping, quantity int) []step {
-	steps := ws.stepBuf[:0]
-	for _, m := range sources {
-		if quantity == 0 {
-			break
-		}
-		n := min(quantity, m.Available())
-		if n > 0 {
-			steps = append(steps, step{m.warehouseID, m.binLocationID, -n, ""})
-			quantity -= n
-		}
-	}
-	ws.stepBuf = steps
-	return steps
-}
-
-// availableTo is what of the unreserved stock on sources the choice may
+// available is what of the unreserved stock on sources the choice may
 // take: all of it for a product that is not lot-tracked, else the pieces of
 // the lots it takes.
-func (ws *WorkingSet) availableTo(article int64, sources []*Mapping, c lotChoice) int {
-	if !c.tracked {
-		return available(sources)
-	}
+func (ws *WorkingSet) available(article int64, sources []*Mapping, c lotChoice) int {
 	n := 0
 	for _, m := range sources {
+		if !c.tracked {
+			n += m.Available()
+			continue
+		}
 		for _, l := range m.lots {
 			if ws.takes(article, l.Number, c) {
 				n += Unreserved(l.Stock, l.ReservedStock)
@@ -128,16 +106,15 @@ func (ws *WorkingSet) availableTo(article int64, sources []*Mapping, c lotChoice
 	return n
 }
 
-// takeBy plans removing quantity unreserved pieces that the choice may
-// take from sources; the caller has checked that enough are there
-// (availableTo). A product that is not lot-tracked gives them in the order
-// of sources. A lot-tracked one gives its lots first expiring first out
-// (CompareFEFO), and each lot its bins by the default strategy applied to
-// that lot's pieces: the default bin first, then the other bins by the
-// lot's stock ascending, then code, the unknown bin location last.
-func (ws *WorkingSet) takeBy(article int64, sources []*Mapping, quantity int, c lotChoice) []step {
+// take plans removing quantity unreserved pieces that the choice may take
+// from sources; the caller has checked that enough are there (available).
+// A product that is not lot-tracked gives them from its bins in
+// stockOutOrder. A lot-tracked one gives its lots first expiring first out
+// (CompareFEFO), and each lot from its bins in stockOutOrder of that lot's
+// pieces.
+func (ws *WorkingSet) take(article int64, sources []*Mapping, quantity int, c lotChoice) []step {
 	if !c.tracked {
-		return ws.take(sources, quantity)
+		return takeFrom(ws.stockOutOrder(sources, ""), "", quantity)
 	}
 	var lots []Lot
 	for _, m := range sources {
@@ -149,42 +126,30 @@ func (ws *WorkingSet) takeBy(article int64, sources []*Mapping, quantity int, c 
 		}
 	}
 	slices.SortFunc(lots, CompareFEFO)
-	steps := ws.stepBuf[:0]
+	var steps []step
 	for _, l := range lots {
-		if quantity == 0 {
-			break
+		taken := takeFrom(ws.stockOutOrder(sources, l.Number), l.Number, quantity)
+		for _, s := range taken {
+			quantity += s.delta
 		}
-		for _, m := range ws.lotOrder(sources, l.Number) {
-			n := min(quantity, m.lotAvailable(l.Number))
-			if n > 0 {
-				steps = append(steps, step{m.warehouseID, m.binLocationID, -n, l.Number})
-				quantity -= n
-			}
-		}
+		steps = append(steps, taken...)
 	}
-	ws.stepBuf = steps
 	return steps
 }
 
-// lotOrder is sources in the default strategy's order applied to one lot's
-// pieces (see sources): rank, then the lot's stock there, then code.
-func (ws *WorkingSet) lotOrder(sources []*Mapping, number string) []*Mapping {
-	ordered := slices.Clone(sources)
-	rank := func(m *Mapping) (int, string) {
-		b, _ := ws.bin(m.binLocationID)
-		switch {
-		case m.defaultMapping:
-			return 0, b.Code
-		case b.IsNull:
-			return 2, b.Code
+// takeFrom plans removing up to quantity unreserved pieces (of lot, or of
+// the product for "") from ordered, in its order.
+func takeFrom(ordered []*Mapping, lot string, quantity int) []step {
+	var steps []step
+	for _, m := range ordered {
+		if quantity == 0 {
+			break
 		}
-		return 1, b.Code
+		stock, reserved := m.counted(lot)
+		if n := min(quantity, Unreserved(stock, reserved)); n > 0 {
+			steps = append(steps, step{m.warehouseID, m.binLocationID, -n, lot})
+			quantity -= n
+		}
 	}
-	slices.SortStableFunc(ordered, func(a, b *Mapping) int {
-		ra, ca := rank(a)
-		rb, cb := rank(b)
-		return cmp.Or(cmp.Compare(ra, rb), cmp.Compare(a.lotStock(number), b.lotStock(number)), strings.Compare(ca, cb),
-			cmp.Compare(a.binLocationID, b.binLocationID))
-	})
-	return ordered
+	return steps
 }

@@ -86,10 +86,13 @@ func ApplyTotals(totals []WarehouseTotal, changes []WarehouseTotal) []WarehouseT
 // TotalsChanges is what the working set's changes do to the totals of its
 // products, per product and warehouse: what a stored mapping gained or
 // lost since it was loaded, a new mapping as a whole, a removed one as a
-// loss of everything it held.
+// loss of everything it held. They come in the order of the mappings
+// (article detail, warehouse, bin location).
 func (ws *WorkingSet) TotalsChanges() []WarehouseTotal {
 	var out []WarehouseTotal
-	for _, m := range ws.all {
+	seen := slices.Collect(ws.all())
+	sortMappings(seen)
+	for _, m := range seen {
 		var d WarehouseTotal
 		switch {
 		case m.id == 0 && m.Removable():

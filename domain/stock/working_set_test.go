@@ -1,10 +1,6 @@
 package stock
 
 import (
-	"cmp"
-	"math"
-	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -13,8 +9,7 @@ func binCodeSpec(warehouseID int64, code string) LocationSpec {
 	return LocationSpec{BinLocation: &BinLocationSpec{Code: code, WarehouseID: warehouseID}}
 }
 
-// A batch's operations get locations whose label is built only when a
-// message prints it; it must read as the label Locate hands out.
+// A message about an operation names its location as Locate does.
 func TestAMessageNamesTheLocationAsLocateDoes(t *testing.T) {
 	for _, spec := range []LocationSpec{binSpec(shelfA), binCodeSpec(wh1, "A-01"), whSpec(wh1),
 		{Warehouse: &WarehouseSpec{Code: "WH2"}}, binSpec(null2)} {
@@ -98,21 +93,4 @@ func TestLedgerEntriesHandedOutStayAsTheyWere(t *testing.T) {
 	eq(t, "handed out", len(handedOut), 1)
 	eq(t, "handed out", handedOut[0].Quantity, 2)
 	eq(t, "ledger", moves(ws), []move{{shelfA, 2}, {shelfB, 3}})
-}
-
-func TestArticleBinsSortAsPairs(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	ids := []int64{0, 1, 2, 7, 1 << 31, math.MaxUint32 - 1, math.MaxUint32, math.MaxUint32 + 1, math.MaxInt64, -1}
-	for range 2000 {
-		var s []ArticleBin
-		for range r.IntN(12) {
-			s = append(s, ArticleBin{ids[r.IntN(len(ids))], ids[r.IntN(len(ids))]})
-		}
-		want := sortedUnique(slices.Clone(s), func(a, b ArticleBin) int {
-			return cmp.Or(cmp.Compare(a.ArticleDetailID, b.ArticleDetailID), cmp.Compare(a.BinLocationID, b.BinLocationID))
-		})
-		if got := sortedUniqueArticleBins(s); !slices.Equal(got, want) {
-			t.Fatalf("got %v, want %v", got, want)
-		}
-	}
 }
