@@ -9,7 +9,7 @@ import (
 	"github.com/shopstock/inventory/ports"
 )
 
-// The payloads of the events (extensions E1), as the feed and webhooks carry them.
+// The payloads of the events, as the feed and webhooks carry them.
 
 func nullIfZero[T comparable](v T) *T {
 	var zero T
@@ -21,8 +21,8 @@ func nullIfZero[T comparable](v T) *T {
 
 // jsonAppender is a payload that spells its own JSON, byte for byte what
 // encoding/json makes of it (event_data_test.go holds them to that): a
-// batch records a hundred stock.changed at a time, and reflection was a
-// tenth of what recording them cost.
+// batch records a hundred stock.changed at a time, and reflection would
+// be a tenth of what recording them costs.
 type jsonAppender interface {
 	appendJSON(b []byte) []byte
 }
