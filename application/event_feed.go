@@ -19,9 +19,9 @@ type FeedPage struct {
 	Last   int64
 }
 
-// ReadEvents returns the events after the given feed position (extensions
-// E2). Asking again with the returned Last yields every event exactly once,
-// in commit order; see EventRepository.Record for why.
+// ReadEvents returns the events after the given feed position. Asking again
+// with the returned Last yields every event exactly once, in commit order;
+// see EventRepository.Record for why.
 func (a *App) ReadEvents(ctx context.Context, after int64, pageSize int, types []string) (FeedPage, error) {
 	if err := permit(ctx, access.ReadEvents); err != nil {
 		return FeedPage{}, err

@@ -21,8 +21,8 @@ type RetrySchedule struct {
 	GiveUpAfter time.Duration
 }
 
-// WebhookRetrySchedule is the schedule of extensions E3: 5 s, 30 s, 2 min,
-// 10 min, 1 h, then hourly until 24 h after the first attempt.
+// WebhookRetrySchedule is when a failed webhook delivery is tried again: 5 s,
+// 30 s, 2 min, 10 min, 1 h, then hourly until 24 h after the first attempt.
 var WebhookRetrySchedule = RetrySchedule{
 	Delays:      []time.Duration{5 * time.Second, 30 * time.Second, 2 * time.Minute, 10 * time.Minute, time.Hour},
 	Repeat:      time.Hour,

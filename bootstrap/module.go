@@ -169,8 +169,8 @@ func newHandler(app *application.App, log *zap.Logger, c Config, db *bunstore.DB
 	return h, nil
 }
 
-// HTTPServer is the server the service runs, with the limits of extensions
-// section L: headers within 10 s and 64 KiB, the whole request within 60 s,
+// HTTPServer is the server the service runs, with its connection limits:
+// headers within 10 s and 64 KiB, the whole request within 60 s,
 // idle keep-alive connections closed after 120 s.
 func HTTPServer(addr string, h http.Handler) *http.Server {
 	return &http.Server{

@@ -86,7 +86,9 @@ func TestShipOrderCombinesConcurrentCalls(t *testing.T) {
 			go ship(i)
 		}
 		// The others queue behind the first shipment, which waits.
-		time.Sleep(300 * time.Millisecond)
+		awaitCondition(t, "the other calls queue behind the first shipment", func() bool {
+			return app.ShipmentsWaiting() == len(calls)-1
+		})
 		close(release)
 		wg.Wait()
 
@@ -149,3 +151,18 @@ func TestShipOrderCombinesConcurrentCalls(t *testing.T) {
 type utcNow struct{}
 
 func (utcNow) Now() time.Time { return time.Now().UTC() }
+
+// awaitCondition polls cond until it holds, and fails the test (without
+// stopping it, so that the caller can release what it holds) when it does
+// not within 10 s.
+func awaitCondition(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Errorf("timed out waiting until %s", what)
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}

@@ -11,12 +11,13 @@ import (
 	"time"
 
 	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/test/testdb"
 )
 
 // A batch's effects, ledger entries and stored result commit in one
-// transaction (DESIGN.md 7): a batch cut off before its commit leaves
-// nothing behind, and its retry under the same key applies it once.
+// transaction: a batch cut off before its commit leaves nothing behind, and
+// its retry under the same key applies it once.
 
 // stockState is everything a batch may change, as one comparable string.
 func (e *stockEnv) stockState() string {
@@ -125,72 +126,140 @@ func TestStockCutOffBatchLeavesNothing(t *testing.T) {
 }
 
 // TestStockKilledConnectionLeavesNothing terminates the database session of
-// a batch while it waits for a row lock, after it claimed its key.
+// a batch, once before its commit and once after it. Killed before the
+// commit (while it waits for a row lock, having claimed its key), the batch
+// fails as unavailable and leaves nothing, not even its key: the retry
+// applies it. Killed after the commit, the batch has succeeded and stands:
+// the retry replays its answer and applies nothing again.
 func TestStockKilledConnectionLeavesNothing(t *testing.T) {
-	e := newStockEnv(t, testdb.Postgres(t))
-	wh, null := e.newWarehouse("WH1", true)
-	a := e.newBin(wh, "A-01")
-	p := e.newArticle(1)
-	e.mustSucceed("change", stockChangeOp(p, 5, stockBin(a)))
-	before := e.stockState()
-	ops := []application.BatchOperation{stockChangeOp(p, 3, stockBin(a)), stockChangeOp(p, 2, stockWarehouse(wh))}
+	// killedEnv is a PostgreSQL database with 5 pieces on bin A-01, and the
+	// batch the test kills: 3 more on the bin, 2 into the warehouse.
+	type killedEnv struct {
+		*stockEnv
+		p, a, null int64
+		ops        []application.BatchOperation
+	}
+	setup := func(t *testing.T) killedEnv {
+		e := newStockEnv(t, testdb.Postgres(t))
+		wh, null := e.newWarehouse("WH1", true)
+		a := e.newBin(wh, "A-01")
+		p := e.newArticle(1)
+		e.mustSucceed("change", stockChangeOp(p, 5, stockBin(a)))
+		return killedEnv{stockEnv: e, p: p, a: a, null: null,
+			ops: []application.BatchOperation{stockChangeOp(p, 3, stockBin(a)), stockChangeOp(p, 2, stockWarehouse(wh))}}
+	}
+	// applied checks that the batch took effect exactly once.
+	applied := func(t *testing.T, e killedEnv, what string) {
+		t.Helper()
+		e.expectStock(what, e.p, map[int64]int{e.a: 8, e.null: 2})
+		if n := len(e.ledger(stockFilter("idempotencyKey", "killed"))); n != 2 {
+			t.Errorf("%s: %d ledger entries under the key, want 2", what, n)
+		}
+		e.checkLedger()
+	}
+	terminate := func(t *testing.T, e killedEnv, ctx context.Context, pid int64) {
+		t.Helper()
+		var killed bool
+		if err := e.DB.Bun().NewRaw("SELECT pg_terminate_backend(?)", pid).Scan(ctx, &killed); err != nil || !killed {
+			t.Fatalf("terminate session %d: %v, %v", pid, killed, err)
+		}
+	}
 
-	db := e.DB.Bun()
-	ctx, cancel := context.WithTimeout(e.ctx, 30*time.Second)
-	defer cancel()
-	holder, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer holder.Rollback() //nolint:errcheck
-	if _, err := holder.ExecContext(ctx, "SELECT id FROM article_details WHERE id = ? FOR UPDATE", p); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() {
-		_, err := stockRun(ctx, e.App, "change", stockMeta("killed"), ops, stockCapture(new(application.BatchResult)))
-		done <- err
-	}()
-	var pid int64
-	for {
-		err := db.NewRaw(`SELECT pid FROM pg_stat_activity
+	t.Run("before the commit", func(t *testing.T) {
+		e := setup(t)
+		before := e.stockState()
+		db := e.DB.Bun()
+		ctx, cancel := context.WithTimeout(e.ctx, 30*time.Second)
+		defer cancel()
+		holder, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer holder.Rollback() //nolint:errcheck
+		if _, err := holder.ExecContext(ctx, "SELECT id FROM article_details WHERE id = ? FOR UPDATE", e.p); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() {
+			_, err := stockRun(ctx, e.App, "change", stockMeta("killed"), e.ops, stockCapture(new(application.BatchResult)))
+			done <- err
+		}()
+		var pid int64
+		for {
+			err := db.NewRaw(`SELECT pid FROM pg_stat_activity
 WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid() LIMIT 1`).Scan(ctx, &pid)
+			if err == nil {
+				break
+			}
+			if !errors.Is(err, sql.ErrNoRows) || ctx.Err() != nil {
+				t.Fatalf("find the waiting batch: %v", err)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		terminate(t, e, ctx, pid)
+		err = <-done
+		if err := holder.Rollback(); err != nil {
+			t.Fatal(err)
+		}
 		if err == nil {
-			break
+			t.Fatal("the batch whose session was killed before its commit reported success")
 		}
-		if !errors.Is(err, sql.ErrNoRows) || ctx.Err() != nil {
-			t.Fatalf("find the waiting batch: %v", err)
+		if errs.KindOf(err) != errs.Unavailable {
+			t.Errorf("the killed batch failed with %v, want the database unavailable", err)
 		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	if _, err := db.ExecContext(ctx, "SELECT pg_terminate_backend(?)", pid); err != nil {
-		t.Fatal(err)
-	}
-	err = <-done
-	if err := holder.Rollback(); err != nil {
-		t.Fatal(err)
-	}
-	if err == nil {
-		// The service may retry on a fresh connection; then it ran once.
-		t.Logf("the batch survived the killed connection")
-	} else {
-		t.Logf("the killed batch failed: %v", err)
 		if after := e.stockState(); after != before {
 			t.Errorf("the killed batch left something behind:\nbefore %s\nafter  %s", before, after)
 		}
-	}
 
-	var res application.BatchResult
-	out, err := stockRun(e.ctx, e.App, "change", stockMeta("killed"), ops, stockCapture(&res))
-	if err != nil {
-		t.Fatalf("retry: %v", err)
-	}
-	if !out.Replayed {
+		var res application.BatchResult
+		out, err := stockRun(e.ctx, e.App, "change", stockMeta("killed"), e.ops, stockCapture(&res))
+		if err != nil || out.Replayed {
+			t.Fatalf("retry: replayed %v, %v; want the batch applied now", out.Replayed, err)
+		}
 		stockExpectResults(t, res, "", "")
-	}
-	e.expectStock("after the retry", p, map[int64]int{a: 8, null: 2})
-	if n := len(e.ledger(stockFilter("idempotencyKey", "killed"))); n != 2 {
-		t.Errorf("%d ledger entries under the key, want 2", n)
-	}
-	e.checkLedger()
+		applied(t, e, "after the retry")
+	})
+
+	t.Run("after the commit", func(t *testing.T) {
+		e := setup(t)
+		ctx, cancel := context.WithTimeout(e.ctx, 30*time.Second)
+		defer cancel()
+		// The render runs inside the batch's transaction: its session is
+		// the one idle in it.
+		var pid int64
+		var res application.BatchResult
+		out, err := stockRun(ctx, e.App, "change", stockMeta("killed"), e.ops, func(r application.BatchResult) ([]byte, error) {
+			var pids []int64
+			if err := e.DB.Bun().NewRaw(`SELECT pid FROM pg_stat_activity
+WHERE datname = current_database() AND state = 'idle in transaction' AND pid <> pg_backend_pid()`).Scan(ctx, &pids); err != nil {
+				return nil, err
+			}
+			if len(pids) != 1 {
+				return nil, fmt.Errorf("sessions in a transaction: %v, want the batch's alone", pids)
+			}
+			pid = pids[0]
+			return stockCapture(&res)(r)
+		})
+		if err != nil {
+			t.Fatalf("the batch failed before its session was killed: %v", err)
+		}
+		stockExpectResults(t, res, "", "")
+		terminate(t, e, ctx, pid)
+		awaitCondition(t, "the killed session is gone", func() bool {
+			var n int
+			err := e.DB.Bun().NewRaw("SELECT COUNT(*) FROM pg_stat_activity WHERE pid = ?", pid).Scan(ctx, &n)
+			return err == nil && n == 0
+		})
+		applied(t, e, "after the kill")
+		committed := e.stockState()
+
+		again, err := stockRun(e.ctx, e.App, "change", stockMeta("killed"), e.ops, stockCapture(new(application.BatchResult)))
+		if err != nil || !again.Replayed || !bytes.Equal(again.Body, out.Body) {
+			t.Fatalf("retry: replayed %v, same answer %v, %v; want the committed answer replayed", again.Replayed, bytes.Equal(again.Body, out.Body), err)
+		}
+		if after := e.stockState(); after != committed {
+			t.Errorf("the replay changed something:\nbefore %s\nafter  %s", committed, after)
+		}
+		applied(t, e, "after the retry")
+	})
 }

@@ -27,7 +27,7 @@ func (h *Handler) eventRoutes() {
 	h.api("GET /api/events", h.readEvents)
 }
 
-// readEvents serves the change feed (extensions E2).
+// readEvents serves the change feed.
 func (h *Handler) readEvents(w http.ResponseWriter, r *http.Request) error {
 	after, size, types, err := feedQuery(r)
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 	"github.com/shopstock/inventory/domain/limit"
 )
 
-// Defaults of Config's limits (extensions section L).
+// Defaults of Config's limits.
 const (
 	DefaultRequestTimeout = 60 * time.Second
 	DefaultMaxInFlight    = 256

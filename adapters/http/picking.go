@@ -12,7 +12,7 @@ type pickingListJSON struct {
 	Picks   []pickJSON `json:"picks"`
 }
 
-// pickJSON is one pick, exactly these fields (extensions P).
+// pickJSON is one pick, exactly these fields.
 type pickJSON struct {
 	OrderDetailID   int64  `json:"orderDetailId"`
 	ArticleDetailID int64  `json:"articleDetailId"`
@@ -20,7 +20,7 @@ type pickJSON struct {
 	BinLocationID   int64  `json:"binLocationId"`
 	BinLocationCode string `json:"binLocationCode"`
 	Quantity        int    `json:"quantity"`
-	// LotNumber is null for a product that is not lot-tracked (B).
+	// LotNumber is null for a product that is not lot-tracked.
 	LotNumber *string `json:"lotNumber"`
 }
 

@@ -9,8 +9,8 @@ import (
 // which roles may do it. The route's middleware asks it before the handler
 // reads the request, so that a caller who may not do the action costs no
 // parsing of a large body; the use case asks it again. NewHandler refuses
-// to start with a route that has no entry, and TestRouteActionsFollowSectionU
-// checks the role every entry comes to against section U's wording, so a new
+// to start with a route that has no entry, and TestRouteActionsFollowTheRoles
+// checks the role every entry comes to against the rule of the roles, so a new
 // route is one line here.
 var routeActions = map[string]access.Action{
 	"GET /api/warehouses":                                         access.ReadStock,

@@ -14,10 +14,10 @@ import (
 	"github.com/shopstock/inventory/domain/user"
 )
 
-// sectionU is the rule of extensions.md section U, written independently of
-// the table: users and webhooks are for admins, any other GET for readers,
+// rolesRule is the rule of the roles, written independently of the
+// permission table: users and webhooks are for admins, any other GET for readers,
 // everything else for operators.
-func sectionU(pattern string) user.Role {
+func rolesRule(pattern string) user.Role {
 	method, path, _ := strings.Cut(pattern, " ")
 	for _, adminOnly := range []string{"/api/users", "/api/webhooks"} {
 		if path == adminOnly || strings.HasPrefix(path, adminOnly+"/") {
@@ -31,12 +31,12 @@ func sectionU(pattern string) user.Role {
 }
 
 // Each route's action comes, through the permission table, to the role
-// section U gives the route.
-func TestRouteActionsFollowSectionU(t *testing.T) {
+// the rule of the roles gives the route.
+func TestRouteActionsFollowTheRoles(t *testing.T) {
 	for pattern, action := range routeActions {
 		role, ok := access.LeastRole(action)
-		if want := sectionU(pattern); !ok || role != want {
-			t.Errorf("%s does %q, which needs %q, section U says %s", pattern, action, role, want)
+		if want := rolesRule(pattern); !ok || role != want {
+			t.Errorf("%s does %q, which needs %q, the roles' rule says %s", pattern, action, role, want)
 		}
 	}
 }

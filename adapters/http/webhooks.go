@@ -57,7 +57,7 @@ type deliveryJSON struct {
 
 var webhookReadOnly = []string{"id", "secret", "createdAt"}
 
-// webhookRoutes serves the subscriptions (extensions E3); they are for
+// webhookRoutes serves the webhook subscriptions; they are for
 // administrators only.
 func (h *Handler) webhookRoutes() {
 	h.api("GET /api/webhooks", h.listWebhooks)

@@ -5,8 +5,8 @@
 // spreadsheet would run as a formula is written with a ' in front, and an
 // import takes that ' away again (Escape, Unescape).
 //
-// Lots (extensions B) are the last two columns of both: lotNumber and
-// bestBefore, empty for products that are not lot-tracked.
+// Lots are the last two columns of both: lotNumber and bestBefore, empty for
+// products that are not lot-tracked.
 package stockcsv
 
 import (

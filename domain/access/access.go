@@ -1,4 +1,4 @@
-// Package access is the permission table of section U: what a user may do,
+// Package access is the permission table: what a user may do,
 // by the least role each action needs. The use cases check it for every
 // caller, and the adapters ask it to refuse early and to show only what a
 // user may use.
@@ -50,7 +50,7 @@ const (
 	Maintain Action = "maintain the service"
 )
 
-// leastRole is the rule of section U: a reader may read everything but
+// leastRole is the rule of the roles: a reader may read everything but
 // users and webhooks, an operator may do everything but manage users and
 // webhooks, and those are for admins.
 var leastRole = map[Action]user.Role{

@@ -21,12 +21,12 @@ type ArticleDetail struct {
 	reorderPoint int
 	// ean is the product's GTIN as the shop wrote it, "" for none.
 	ean barcode.GTIN
-	// lotTracked tells whether the product's stock is kept per lot
-	// (extensions B).
+	// lotTracked tells whether the product's stock is kept per lot, each
+	// with its number and best-before date.
 	lotTracked bool
 }
 
-// MaxReorderPoint is the largest reorder point (extensions L).
+// MaxReorderPoint is the largest reorder point a product may have.
 const MaxReorderPoint = 1000000000
 
 // NewArticleDetail validates a product pushed in by the shop; id 0 means

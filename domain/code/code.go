@@ -1,4 +1,4 @@
-// Package code holds the rule for the texts of the contract (extensions L):
+// Package code holds the rules for the texts the API and console take:
 // the short texts that name things to people and shops (warehouse and bin
 // location codes, article and order numbers, names), and what any text
 // may hold.

@@ -26,7 +26,7 @@ const (
 	// (events past their retention).
 	Gone
 	// Forbidden means the caller is known but its role may not do what it
-	// asked (section U), or no caller is known at all.
+	// asked (access.LeastRole), or no caller is known at all.
 	Forbidden
 )
 

@@ -13,12 +13,12 @@ import (
 	"github.com/shopstock/inventory/domain/stock"
 )
 
-// The event types (extensions E1).
+// The event types, as the feed and webhooks name them.
 const (
 	StockChanged       = "stock.changed"
 	StockLow           = "stock.low"
 	OrderStatusChanged = "order.statusChanged"
-	// PurchaseOrderStatusChanged: a purchase order's status changed (R).
+	// PurchaseOrderStatusChanged: a purchase order's status changed.
 	PurchaseOrderStatusChanged = "purchaseOrder.statusChanged"
 )
 
@@ -36,7 +36,7 @@ func CheckType(t string) string {
 	return "unknown event type \"" + t + "\"; allowed: " + strings.Join(Types, ", ")
 }
 
-// The cause types of stock.changed (extensions E1).
+// The cause types of stock.changed: what made a product's figures change.
 const (
 	CauseStockSet         = "stock/set"
 	CauseStockChange      = "stock/change"
@@ -51,12 +51,12 @@ const (
 	// CauseWarehousesUpdate: a warehouse's stockAvailableForSale changed,
 	// which changes the figures of every product stored there.
 	CauseWarehousesUpdate = "warehouses/update"
-	// The purchase orders' causes (R): they change incomingStock, and a
+	// The purchase orders' causes: they change incomingStock, and a
 	// receipt the stock.
 	CausePurchaseOrdersCreate  = "purchaseOrders/create"
 	CausePurchaseOrdersReceive = "purchaseOrders/receive"
 	CausePurchaseOrdersUpdate  = "purchaseOrders/update"
-	// CauseExpiry: lots of the product expired at midnight UTC (B).
+	// CauseExpiry: lots of the product expired at midnight UTC.
 	CauseExpiry = "expiry"
 )
 
@@ -169,14 +169,14 @@ func spell(f stock.Figures) string {
 			b = append(b, ';')
 		}
 	}
-	// Written only when there is any, so that the figures of a product
-	// that never had stock incoming are spelt as they were before
-	// purchase orders existed.
+	// Written only when there is any, so that a product with nothing
+	// incoming is spelt the same as in a snapshot recorded before
+	// purchase orders existed, and comparing the two finds no change.
 	if f.IncomingStock != 0 {
 		b = strconv.AppendInt(append(b, "|in:"...), int64(f.IncomingStock), 10)
 	}
-	// The same for what is expired: a product that never held an expired
-	// piece is spelt as before lots existed.
+	// The same for what is expired: a product that holds no expired piece
+	// is spelt as in a snapshot recorded before lots existed.
 	if f.ExpiredStock != 0 {
 		b = strconv.AppendInt(append(b, "|ex:"...), int64(f.ExpiredStock), 10)
 	}

@@ -1,5 +1,5 @@
 // Package idempotency holds the rule for the keys that make a batch safe to
-// retry (DESIGN 7 and extensions L): a retry under the same key runs once.
+// retry: a retry under the same key runs once.
 package idempotency
 
 import (

@@ -1,9 +1,8 @@
-// Package limit holds the limits of the contract (extensions, section L)
-// that belong to no single aggregate: each is one constant with one check
-// and one message, which the use cases, the API and the console all use.
-// Limits of an aggregate stay with it: quantities in stock
-// (stock.MaxQuantity), texts in code (code.MaxText), the reorder point in
-// catalog.
+// Package limit holds the limits of the API and console that belong to no
+// single aggregate: each is one constant with one check and one message,
+// which the use cases, the API and the console all use. Limits of an
+// aggregate stay with it: quantities in stock (stock.MaxQuantity), texts in
+// code (code.MaxText), the reorder point in catalog.
 package limit
 
 import (

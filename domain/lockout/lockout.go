@@ -1,8 +1,7 @@
-// Package lockout holds the rule of failed authentication attempts
-// (extensions, section L, Authentication): too many failures from one
-// client address lock that address, and too many failures for one user name
-// lock that name, but only for the addresses that took part in them, so that
-// nobody can lock an admin out from elsewhere.
+// Package lockout holds the rule of failed authentication attempts: too many
+// failures from one client address lock that address, and too many failures
+// for one user name lock that name, but only for the addresses that took part
+// in them, so that nobody can lock an admin out from elsewhere.
 package lockout
 
 import "time"

@@ -267,7 +267,7 @@ func (o *Order) HoldsExpired(ws *stock.WorkingSet) bool {
 	return false
 }
 
-// Expiry records that lots of a product have expired (B): the holds of
+// Expiry records that lots of a product have expired: the holds of
 // its expired lots are released, whoever holds them, and their pieces
 // count as expired from then on. Holders are the orders that hold pieces
 // of the product's lots; Warehouses are those where it has stock, all of

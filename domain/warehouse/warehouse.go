@@ -106,7 +106,7 @@ func normalize(d Details) (Details, error) {
 }
 
 // multiline is a long free text in which tab, line feed and carriage return
-// are allowed (extensions L), but no other control character.
+// are allowed, but no other control character.
 func multiline(property, value string, fail func(string, error)) string {
 	value = strings.TrimSpace(value)
 	fail(property, code.CheckMultiline(value, code.MaxLongText))

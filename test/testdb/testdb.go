@@ -1,6 +1,6 @@
-// Package testdb hands tests fresh databases in the service's URL form
-// (DESIGN.md section 1): an SQLite file in the test's temp dir, or a new,
-// empty PostgreSQL database.
+// Package testdb hands tests fresh databases in the form of
+// INVENTORY_DATABASE_URL (sqlite:PATH or postgres://…): an SQLite file in the
+// test's temp dir, or a new, empty PostgreSQL database.
 //
 // PostgreSQL comes from the server named by TEST_DATABASE_URL (a postgres://
 // URL; a database is created on it per call and dropped afterwards) or, when
