@@ -38,6 +38,7 @@ type Store interface {
 	Webhooks() WebhookRepository
 	Sessions() SessionRepository
 	Lots() LotRepository
+	Scans() ScanFinder
 }
 
 // Clock tells the time; the domain never reads it itself.

@@ -89,3 +89,6 @@ func (h *Handler) warehousePage(w http.ResponseWriter, r *http.Request, u *appli
 	h.render(w, r, status, "warehouse", view{Title: "Warehouse " + wh.Code(), Nav: "warehouses", User: u, Data: d})
 	return nil
 }
+
+// like is a list filter's pattern for what holds q.
+func like(q string) string { return "%" + q + "%" }
