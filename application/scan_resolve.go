@@ -121,7 +121,7 @@ func (a *App) ResolveScan(ctx context.Context, text string) (t ScanTarget, err e
 	}
 	// Digits that happen to be a GTIN may be meant as the number of
 	// something else; a GS1 scan is meant as a product.
-	if t.Kind != ScanMalformed && scan.GTIN != "" && !eanFound && (scan.GS1 != nil || t.Matches.Empty()) {
+	if t.Kind != ScanMalformed && scan.GTIN != "" && !eanFound && (scan.GS1 != nil || t.Matches != nil && t.Matches.Empty()) {
 		t.Problem = fmt.Sprintf("No product has the GTIN %s.", scan.GTIN)
 	}
 	return t, nil
