@@ -102,6 +102,7 @@ func New(app *application.App, log *zap.Logger, cfg Config) (*Handler, error) {
 	h.labelRoutes()
 	h.warehouseRoutes()
 	h.orderRoutes()
+	h.pickingRoutes()
 	h.receivingRoutes()
 	h.csvRoutes()
 	h.lowStockRoutes()
