@@ -38,6 +38,7 @@ type Store interface {
 	Webhooks() WebhookRepository
 	Sessions() SessionRepository
 	Lots() LotRepository
+	Scans() ScanFinder
 	// Saved is what this transaction's repositories wrote so far (see
 	// Saved); empty outside a write transaction.
 	Saved() *Saved

@@ -21,13 +21,15 @@ import (
 // labels and the picking list, read back from their SVG.
 
 // barcodeFixture: a warehouse with two bins, a product with an EAN-13 on
-// one of them, a product without EAN, and an order reserved from the bins.
+// one of them, a product without EAN, an order reserved from the bins,
+// and a purchase order.
 type barcodeFixture struct {
 	api        apiClient
 	warehouse  int64
 	pen, plain int64
 	binA, binB int64
 	order      int64
+	purchase   int64
 	client     *consoleClient
 }
 
@@ -48,6 +50,8 @@ func newBarcodeFixture(t *testing.T, databaseURL string) barcodeFixture {
 	f.order = api.id(t, "POST", "/api/orders", map[string]any{"number": "10001", "customerEmail": "jane@example.com",
 		"details": []any{map[string]any{"articleDetailId": f.pen, "quantity": 2}, map[string]any{"articleDetailId": f.plain, "quantity": 1}}})
 	api.do(t, "POST", fmt.Sprintf("/api/orders/%d/pickingList", f.order), nil, http.StatusOK)
+	f.purchase = api.id(t, "POST", "/api/purchaseOrders", map[string]any{"number": "PO-7", "warehouse": map[string]any{"code": "MAIN"},
+		"lines": []any{map[string]any{"articleDetailId": f.pen, "quantity": 10}}})
 	f.client = newConsoleClient(t, base)
 	f.client.signIn("admin", consoleKey)
 	return f
@@ -86,6 +90,8 @@ func TestConsoleSearchFindsScannedBarcodes(t *testing.T) {
 			{"GS1-128 with brackets", "(01)04006381333931(17)270500(10)L-42", pen + "?bestBefore=2027-05-31&lot=L-42#goods-in"},
 			{"GS1 DataMatrix with a group separator", "]d2" + "0104006381333931" + "10L-42\x1d" + "17270615", pen + "?bestBefore=2027-06-15&lot=L-42#goods-in"},
 			{"GS1-128 from a scanner that sends the separator as <GS>", "]C1" + "0104006381333931" + "10L 42<GS>" + "15270000", ""},
+			{"a raw element string without identifier or separator", "0104006381333931" + "17271300", ""},
+			{"a purchase order number", "po-7", fmt.Sprintf("/console/receiving/%d", f.purchase)},
 			{"GS1 QR without lot or date", "]Q3" + "0104006381333931", pen + "#goods-in"},
 			{"GS1 DataBar with AI 15", "]e0" + "0104006381333931" + "15280200", pen + "?bestBefore=2028-02-29#goods-in"},
 		} {
@@ -93,7 +99,7 @@ func TestConsoleSearchFindsScannedBarcodes(t *testing.T) {
 				to, page := f.search(t, tc.scan)
 				if tc.to == "" {
 					if to != "" || !strings.Contains(page, "not a GS1 element string: ") {
-						t.Errorf("a malformed element string (a space in AI 10, month 00) says why: %q\n%s", to, page)
+						t.Errorf("a malformed element string (a space in AI 10, month 00 or 13) says why: %q\n%s", to, page)
 					}
 					return
 				}

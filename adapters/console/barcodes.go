@@ -18,9 +18,12 @@ import (
 // elsewhere, a page embeds them as they are, and they print sharp at any
 // size.
 
-func init() {
-	// Beside the code that draws them rather than in the shared table.
-	funcs["code128"] = func(content string) template.HTML { return code128SVG(content, smallBarHeight) }
+// barcodeFuncs are the template functions that draw barcodes in a page:
+// code128 draws a code at the height of a list's barcodes.
+func barcodeFuncs() template.FuncMap {
+	return template.FuncMap{
+		"code128": func(content string) template.HTML { return code128SVG(content, smallBarHeight) },
+	}
 }
 
 // The height of the bars, in modules: a label's, and the smaller one of a

@@ -61,83 +61,101 @@ func countField(field string) (article int64, lot string, ok bool) {
 }
 
 func (h *Handler) binRoutes() {
-	h.page("GET /console/bins/{id}", func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
-		id, err := pathID(r, "id", "bin location")
+	h.page("GET /console/bins/{id}", h.showBin)
+	h.action("POST /console/bins/{id}/count", access.WriteStock, h.countBin)
+}
+func (h *Handler) showBin(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	id, err := pathID(r, "id", "bin location")
+	if err != nil {
+		return err
+	}
+	return h.binPage(w, r, u, id, http.StatusOK, nil)
+}
+
+// Counting a bin sets every product whose box was filled in (and one
+// more, when named) to what was counted, in one batch. The boxes start
+// empty: a count is blind, and a box left empty counts nothing.
+func (h *Handler) countBin(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	id, err := pathID(r, "id", "bin location")
+	if err != nil {
+		return err
+	}
+	f := postedForm(r)
+	ops, err := h.binCounts(r, f, id)
+	if err != nil {
+		return err
+	}
+	if f.Failed() {
+		return h.binPage(w, r, u, id, http.StatusBadRequest, f)
+	}
+	run, err := h.stockBatch(r.Context(), u, f, "stock/set", "bins/count", ops)
+	if err := formError(f, err); err != nil {
+		return err
+	}
+	h.placeCountResults(r, f, ops, run)
+	if f.Failed() {
+		return h.binPage(w, r, u, id, http.StatusBadRequest, f.renew())
+	}
+	h.redirect(w, r, fmt.Sprintf("/console/bins/%d", id), replayNotice(run, counted(len(ops))))
+	return nil
+}
+
+// binCounts reads a bin's count form into its operations, in one order
+// whatever the form's: a set for every box filled in, and one for the
+// product found there, when named.
+func (h *Handler) binCounts(r *http.Request, f *form, id int64) ([]application.BatchOperation, error) {
+	at := stock.LocationSpec{BinLocation: &stock.BinLocationSpec{ID: id}}
+	var ops []application.BatchOperation
+	for field := range f.Values {
+		article, lot, ok := countField(field)
+		if !ok || f.Val(field) == "" {
+			continue
+		}
+		q := f.quantity(field, false)
+		op := stock.Set{ArticleDetailID: article, At: at, Quantity: q}
+		if lot != "" {
+			op.Lot = &stock.LotSpec{Number: lot}
+		}
+		ops = append(ops, application.BatchOperation{OperationID: operationID(field), Op: op})
+	}
+	if number := f.Val("number"); number != "" {
+		q := f.quantity("newQuantity", false)
+		lot := f.lot("lot", "bestBefore")
+		article, err := h.articleByNumber(r, number)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		return h.binPage(w, r, u, id, http.StatusOK, nil)
-	})
-	// Counting a bin sets every product whose box was filled in (and one
-	// more, when named) to what was counted, in one batch. The boxes start
-	// empty: a count is blind, and a box left empty counts nothing.
-	h.action("POST /console/bins/{id}/count", access.WriteStock, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
-		id, err := pathID(r, "id", "bin location")
-		if err != nil {
-			return err
+		if article == 0 {
+			f.fail("number", fmt.Sprintf("There is no product with number %q.", number))
 		}
-		f := postedForm(r)
-		at := stock.LocationSpec{BinLocation: &stock.BinLocationSpec{ID: id}}
-		var ops []application.BatchOperation
-		for field := range f.Values {
-			article, lot, ok := countField(field)
-			if !ok || f.Val(field) == "" {
-				continue
-			}
-			q := f.quantity(field, false)
-			op := stock.Set{ArticleDetailID: article, At: at, Quantity: q}
-			if lot != "" {
-				op.Lot = &stock.LotSpec{Number: lot}
-			}
-			ops = append(ops, application.BatchOperation{OperationID: operationID(field), Op: op})
+		ops = append(ops, application.BatchOperation{OperationID: operationID("newQuantity"), Op: stock.Set{ArticleDetailID: article, At: at, Quantity: q, Lot: lot}})
+	}
+	if len(ops) == 0 && !f.Failed() {
+		if f.Val("found") != "" {
+			f.fail("number", "Scan or type the number of the product you found.")
+		} else {
+			f.fail("", "Nothing was counted: type what you counted into the boxes.")
 		}
-		if number := f.Val("number"); number != "" {
-			q := f.quantity("newQuantity", false)
-			lot := f.lot("lot", "bestBefore")
-			article, err := h.articleByNumber(r, number)
-			if err != nil {
-				return err
-			}
-			if article == 0 {
-				f.fail("number", fmt.Sprintf("There is no product with number %q.", number))
-			}
-			ops = append(ops, application.BatchOperation{OperationID: operationID("newQuantity"), Op: stock.Set{ArticleDetailID: article, At: at, Quantity: q, Lot: lot}})
+	}
+	sort.SliceStable(ops, func(i, j int) bool { return string(ops[i].OperationID) < string(ops[j].OperationID) })
+	return ops, nil
+}
+
+// placeCountResults puts each failed count beside its box.
+func (h *Handler) placeCountResults(r *http.Request, f *form, ops []application.BatchOperation, run batchRun) {
+	for i, res := range run.Results {
+		if res.Success {
+			continue
 		}
-		found := f.Val("found") != ""
-		if len(ops) == 0 && !f.Failed() {
-			if found {
-				f.fail("number", "Scan or type the number of the product you found.")
-			} else {
-				f.fail("", "Nothing was counted: type what you counted into the boxes.")
-			}
+		var field string
+		_ = json.Unmarshal(ops[i].OperationID, &field)
+		if field == "newQuantity" {
+			// The product found: a lot's fault goes beside the lot.
+			h.placeResult(r.Context(), f, res, lotFields, field)
+			continue
 		}
-		if f.Failed() {
-			return h.binPage(w, r, u, id, http.StatusBadRequest, f)
-		}
-		// One order for the batch, whatever the form's.
-		sort.SliceStable(ops, func(i, j int) bool { return string(ops[i].OperationID) < string(ops[j].OperationID) })
-		run, err := h.stockBatch(r.Context(), u, f, "stock/set", "bins/count", ops)
-		if err := formError(f, err); err != nil {
-			return err
-		}
-		for i, res := range run.Results {
-			if !res.Success {
-				var field string
-				_ = json.Unmarshal(ops[i].OperationID, &field)
-				if field == "newQuantity" {
-					// The product found: a lot's fault goes beside the lot.
-					h.placeResult(r.Context(), f, res, lotFields, field)
-					continue
-				}
-				f.fail(field, h.say(r.Context(), res.failure()))
-			}
-		}
-		if f.Failed() {
-			return h.binPage(w, r, u, id, http.StatusBadRequest, f.renew())
-		}
-		h.redirect(w, r, fmt.Sprintf("/console/bins/%d", id), replayNotice(run, counted(len(ops))))
-		return nil
-	})
+		f.fail(field, h.say(r.Context(), res.failure()))
+	}
 }
 
 // articleByNumber is the id of the product with that number, 0 when none.

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"maps"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -102,6 +103,7 @@ func New(app *application.App, log *zap.Logger, cfg Config) (*Handler, error) {
 	h.labelRoutes()
 	h.warehouseRoutes()
 	h.orderRoutes()
+	h.pickingRoutes()
 	h.receivingRoutes()
 	h.csvRoutes()
 	h.lowStockRoutes()
@@ -123,60 +125,66 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.mux.ServeHTTP(w, r)
 }
 
-var funcs = template.FuncMap{
-	"time": func(t any) string {
-		switch v := t.(type) {
-		case time.Time:
-			return v.UTC().Format("2006-01-02 15:04")
-		case *time.Time:
-			if v == nil {
-				return "—"
+// templateFuncs are the functions the pages' templates call: these, and
+// the barcodes barcodes.go draws. Each parse gets a map of its own.
+func templateFuncs() template.FuncMap {
+	funcs := template.FuncMap{
+		"time": func(t any) string {
+			switch v := t.(type) {
+			case time.Time:
+				return v.UTC().Format("2006-01-02 15:04")
+			case *time.Time:
+				if v == nil {
+					return "—"
+				}
+				return v.UTC().Format("2006-01-02 15:04")
 			}
-			return v.UTC().Format("2006-01-02 15:04")
-		}
-		return ""
-	},
-	// day and clock split a time, so that a narrow column breaks between
-	// them.
-	"day":   func(t time.Time) string { return t.UTC().Format("2006-01-02") },
-	"clock": func(t time.Time) string { return t.UTC().Format("15:04") },
-	"signed": func(n int) string {
-		if n > 0 {
-			return "+" + strconv.Itoa(n)
-		}
-		return strconv.Itoa(n)
-	},
-	// query spells name-value pairs as a query string; a pair whose value is
-	// nil (a partial's argument left out) is left out too.
-	"query": func(pairs ...any) template.URL {
-		v := url.Values{}
-		for i := 0; i+1 < len(pairs); i += 2 {
-			if pairs[i+1] != nil {
-				v.Set(fmt.Sprint(pairs[i]), fmt.Sprint(pairs[i+1]))
+			return ""
+		},
+		// day and clock split a time, so that a narrow column breaks between
+		// them.
+		"day":   func(t time.Time) string { return t.UTC().Format("2006-01-02") },
+		"clock": func(t time.Time) string { return t.UTC().Format("15:04") },
+		"signed": func(n int) string {
+			if n > 0 {
+				return "+" + strconv.Itoa(n)
 			}
-		}
-		return template.URL(v.Encode())
-	},
-	"add": func(a, b int) int { return a + b },
-	"sub": func(a, b int) int { return a - b },
-	// dict hands a template several values: dict "form" $f "name" "warehouse".
-	"dict": func(pairs ...any) map[string]any {
-		m := map[string]any{}
-		for i := 0; i+1 < len(pairs); i += 2 {
-			m[fmt.Sprint(pairs[i])] = pairs[i+1]
-		}
-		return m
-	},
-	"str": func(v any) string { return fmt.Sprint(v) },
-	"qty": func(id int64) string { return fmt.Sprintf("qty_%d", id) },
-	// lotqty names the count box of a product's lot (lotCountField).
-	"lotqty": lotCountField,
-	// bin names a bin location by its code, the unknown one as unassigned.
-	"bin": binName,
+			return strconv.Itoa(n)
+		},
+		// query spells name-value pairs as a query string; a pair whose value is
+		// nil (a partial's argument left out) is left out too.
+		"query": func(pairs ...any) template.URL {
+			v := url.Values{}
+			for i := 0; i+1 < len(pairs); i += 2 {
+				if pairs[i+1] != nil {
+					v.Set(fmt.Sprint(pairs[i]), fmt.Sprint(pairs[i+1]))
+				}
+			}
+			return template.URL(v.Encode())
+		},
+		"add": func(a, b int) int { return a + b },
+		"sub": func(a, b int) int { return a - b },
+		// dict hands a template several values: dict "form" $f "name" "warehouse".
+		"dict": func(pairs ...any) map[string]any {
+			m := map[string]any{}
+			for i := 0; i+1 < len(pairs); i += 2 {
+				m[fmt.Sprint(pairs[i])] = pairs[i+1]
+			}
+			return m
+		},
+		"str": func(v any) string { return fmt.Sprint(v) },
+		"qty": func(id int64) string { return fmt.Sprintf("qty_%d", id) },
+		// lotqty names the count box of a product's lot (lotCountField).
+		"lotqty": lotCountField,
+		// bin names a bin location by its code, the unknown one as unassigned.
+		"bin": binName,
+	}
+	maps.Copy(funcs, barcodeFuncs())
+	return funcs
 }
 
 func (h *Handler) parseTemplates() error {
-	base, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html")
+	base, err := template.New("layout.html").Funcs(templateFuncs()).ParseFS(templateFS, "templates/layout.html")
 	if err != nil {
 		return err
 	}

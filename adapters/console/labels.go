@@ -25,77 +25,82 @@ type labelsData struct {
 }
 
 func (h *Handler) labelRoutes() {
-	h.page("GET /console/bins/{id}/label", func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
-		id, err := pathID(r, "id", "bin location")
-		if err != nil {
-			return err
+	h.page("GET /console/bins/{id}/label", h.binLabel)
+	h.page("GET /console/warehouses/{id}/labels", h.warehouseLabels)
+	h.page("GET /console/products/{id}/label", h.productLabel)
+}
+func (h *Handler) binLabel(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	id, err := pathID(r, "id", "bin location")
+	if err != nil {
+		return err
+	}
+	v, err := h.app.BinLocation(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	wh, err := h.app.Warehouse(r.Context(), v.BinLocation.WarehouseID())
+	if err != nil {
+		return err
+	}
+	code := v.BinLocation.Code()
+	d := labelsData{Heading: "Label of bin " + code, Back: fmt.Sprintf("/console/bins/%d", id), Labels: []label{{
+		Barcode: code128SVG(code, labelBarHeight), Caption: code, Detail: wh.Code() + " · " + wh.Name(),
+	}}}
+	h.render(w, r, http.StatusOK, "labels", view{Title: d.Heading, Nav: "warehouses", User: u, Data: d})
+	return nil
+}
+
+// The bins a warehouse's list shows (its filter and page), one label each.
+func (h *Handler) warehouseLabels(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	id, err := pathID(r, "id", "warehouse")
+	if err != nil {
+		return err
+	}
+	wh, err := h.app.Warehouse(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	q, page := strings.TrimSpace(r.URL.Query().Get("q")), 1
+	if p, err := strconv.Atoi(r.URL.Query().Get("page")); err == nil && p > 1 && p < 1_000_000 {
+		page = p
+	}
+	filters := []ports.Filter{{Property: "binLocation.warehouseId", Expression: ports.ExprEqual, Values: []any{id}}}
+	if q != "" {
+		filters = append(filters, ports.Filter{Property: "binLocation.code", Expression: ports.ExprLike, Values: []any{like(q)}})
+	}
+	bins, err := h.app.BinLocations(r.Context(), ports.ListQuery{Start: (page - 1) * binsPerPage, Limit: binsPerPage,
+		Filters: filters, Sorts: []ports.Sort{{Property: "binLocation.code"}}})
+	if err != nil {
+		return err
+	}
+	d := labelsData{Heading: "Labels of warehouse " + wh.Code(), Back: fmt.Sprintf("/console/warehouses/%d?%s", id, r.URL.RawQuery)}
+	for _, b := range bins.Items {
+		if b.IsNull() {
+			continue // stock without a bin has no shelf to stick a label on
 		}
-		v, err := h.app.BinLocation(r.Context(), id)
-		if err != nil {
-			return err
-		}
-		wh, err := h.app.Warehouse(r.Context(), v.BinLocation.WarehouseID())
-		if err != nil {
-			return err
-		}
-		code := v.BinLocation.Code()
-		d := labelsData{Heading: "Label of bin " + code, Back: fmt.Sprintf("/console/bins/%d", id), Labels: []label{{
-			Barcode: code128SVG(code, labelBarHeight), Caption: code, Detail: wh.Code() + " · " + wh.Name(),
-		}}}
-		h.render(w, r, http.StatusOK, "labels", view{Title: d.Heading, Nav: "warehouses", User: u, Data: d})
-		return nil
-	})
-	// The bins a warehouse's list shows (its filter and page), one label each.
-	h.page("GET /console/warehouses/{id}/labels", func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
-		id, err := pathID(r, "id", "warehouse")
-		if err != nil {
-			return err
-		}
-		wh, err := h.app.Warehouse(r.Context(), id)
-		if err != nil {
-			return err
-		}
-		q, page := strings.TrimSpace(r.URL.Query().Get("q")), 1
-		if p, err := strconv.Atoi(r.URL.Query().Get("page")); err == nil && p > 1 && p < 1_000_000 {
-			page = p
-		}
-		filters := []ports.Filter{{Property: "binLocation.warehouseId", Expression: ports.ExprEqual, Values: []any{id}}}
-		if q != "" {
-			filters = append(filters, ports.Filter{Property: "binLocation.code", Expression: ports.ExprLike, Values: []any{like(q)}})
-		}
-		bins, err := h.app.BinLocations(r.Context(), ports.ListQuery{Start: (page - 1) * binsPerPage, Limit: binsPerPage,
-			Filters: filters, Sorts: []ports.Sort{{Property: "binLocation.code"}}})
-		if err != nil {
-			return err
-		}
-		d := labelsData{Heading: "Labels of warehouse " + wh.Code(), Back: fmt.Sprintf("/console/warehouses/%d?%s", id, r.URL.RawQuery)}
-		for _, b := range bins.Items {
-			if b.IsNull() {
-				continue // stock without a bin has no shelf to stick a label on
-			}
-			d.Labels = append(d.Labels, label{Barcode: code128SVG(b.Code(), labelBarHeight), Caption: b.Code(), Detail: wh.Code()})
-		}
-		h.render(w, r, http.StatusOK, "labels", view{Title: d.Heading, Nav: "warehouses", User: u, Data: d})
-		return nil
-	})
-	h.page("GET /console/products/{id}/label", func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
-		id, err := pathID(r, "id", "product")
-		if err != nil {
-			return err
-		}
-		v, err := h.app.ArticleDetail(r.Context(), id)
-		if err != nil {
-			return err
-		}
-		a := v.Article
-		l := label{Caption: a.Number(), Detail: a.Name()}
-		if s, err := productSymbol(a); err == nil {
-			l.Barcode = s.svg(labelBarHeight)
-		} else {
-			l.Barcode = undrawable(a.Number(), "Code 128")
-		}
-		d := labelsData{Heading: "Label of product " + a.Number(), Back: fmt.Sprintf("/console/products/%d", id), Labels: []label{l}}
-		h.render(w, r, http.StatusOK, "labels", view{Title: d.Heading, Nav: "search", User: u, Data: d})
-		return nil
-	})
+		d.Labels = append(d.Labels, label{Barcode: code128SVG(b.Code(), labelBarHeight), Caption: b.Code(), Detail: wh.Code()})
+	}
+	h.render(w, r, http.StatusOK, "labels", view{Title: d.Heading, Nav: "warehouses", User: u, Data: d})
+	return nil
+}
+
+func (h *Handler) productLabel(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	id, err := pathID(r, "id", "product")
+	if err != nil {
+		return err
+	}
+	v, err := h.app.ArticleDetail(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	a := v.Article
+	l := label{Caption: a.Number(), Detail: a.Name()}
+	if s, err := productSymbol(a); err == nil {
+		l.Barcode = s.svg(labelBarHeight)
+	} else {
+		l.Barcode = undrawable(a.Number(), "Code 128")
+	}
+	d := labelsData{Heading: "Label of product " + a.Number(), Back: fmt.Sprintf("/console/products/%d", id), Labels: []label{l}}
+	h.render(w, r, http.StatusOK, "labels", view{Title: d.Heading, Nav: "search", User: u, Data: d})
+	return nil
 }

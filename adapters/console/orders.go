@@ -56,111 +56,128 @@ type orderData struct {
 }
 
 func (h *Handler) orderRoutes() {
-	h.pickingRoutes()
-	h.page("GET /console/orders", func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
-		d := ordersData{Page: 1}
-		if p, err := strconv.Atoi(r.URL.Query().Get("page")); err == nil && p > 1 && p < 1_000_000 {
-			d.Page = p
-		}
-		p, err := h.app.Orders(r.Context(), ports.ListQuery{Start: (d.Page - 1) * ordersPerPage, Limit: ordersPerPage,
-			Filters: []ports.Filter{{Property: "order.status", Expression: ports.ExprNotIn, Values: closed}},
-			Sorts:   []ports.Sort{{Property: "order.id"}}})
-		if err != nil {
-			return err
-		}
-		d.Orders, d.Total = p.Items, p.Total
-		d.Pages = max(1, (p.Total+ordersPerPage-1)/ordersPerPage)
-		h.render(w, r, http.StatusOK, "orders", view{Title: "Open orders", Nav: "orders", User: u, Data: d})
-		return nil
-	})
-	h.page("GET /console/orders/{id}", func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
-		id, err := pathID(r, "id", "order")
-		if err != nil {
-			return err
-		}
-		return h.orderPage(w, r, u, id, http.StatusOK, orderForms{})
-	})
-	// Shipping a whole order mails the customer, so the order page's
-	// button asks first: this page says what will happen, and only its
-	// form ships.
-	h.page("GET /console/orders/{id}/ship", func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
-		id, err := pathID(r, "id", "order")
-		if err != nil {
-			return err
-		}
-		f := newForm()
-		f.Values["warehouse"] = r.URL.Query().Get("warehouse")
+	h.page("GET /console/orders", h.openOrders)
+	h.page("GET /console/orders/{id}", h.showOrder)
+	h.page("GET /console/orders/{id}/ship", h.confirmShip)
+	h.action("POST /console/orders/{id}/ship", access.ShipOrders, h.shipOrder)
+	h.action("POST /console/orders/{id}/positions/{detail}/ship", access.ShipOrders, h.shipPosition)
+}
+func (h *Handler) openOrders(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	d := ordersData{Page: 1}
+	if p, err := strconv.Atoi(r.URL.Query().Get("page")); err == nil && p > 1 && p < 1_000_000 {
+		d.Page = p
+	}
+	p, err := h.app.Orders(r.Context(), ports.ListQuery{Start: (d.Page - 1) * ordersPerPage, Limit: ordersPerPage,
+		Filters: []ports.Filter{{Property: "order.status", Expression: ports.ExprNotIn, Values: closed}},
+		Sorts:   []ports.Sort{{Property: "order.id"}}})
+	if err != nil {
+		return err
+	}
+	d.Orders, d.Total = p.Items, p.Total
+	d.Pages = max(1, (p.Total+ordersPerPage-1)/ordersPerPage)
+	h.render(w, r, http.StatusOK, "orders", view{Title: "Open orders", Nav: "orders", User: u, Data: d})
+	return nil
+}
+
+func (h *Handler) showOrder(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	id, err := pathID(r, "id", "order")
+	if err != nil {
+		return err
+	}
+	return h.orderPage(w, r, u, id, http.StatusOK, orderForms{})
+}
+
+// Shipping a whole order mails the customer, so the order page's
+// button asks first: this page says what will happen, and only its
+// form ships.
+func (h *Handler) confirmShip(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	id, err := pathID(r, "id", "order")
+	if err != nil {
+		return err
+	}
+	f := newForm()
+	f.Values["warehouse"] = r.URL.Query().Get("warehouse")
+	return h.shipConfirmPage(w, r, u, id, http.StatusOK, f)
+}
+
+// Shipping a whole order is idempotent by nature: an order with nothing
+// left to ship is left alone.
+func (h *Handler) shipOrder(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	id, err := pathID(r, "id", "order")
+	if err != nil {
+		return err
+	}
+	f := postedForm(r)
+	wh := f.id("warehouse", "the warehouse to ship from")
+	if f.Val("confirmed") == "" {
 		return h.shipConfirmPage(w, r, u, id, http.StatusOK, f)
-	})
-	// Shipping a whole order is idempotent by nature: an order with nothing
-	// left to ship is left alone.
-	h.action("POST /console/orders/{id}/ship", access.ShipOrders, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
-		id, err := pathID(r, "id", "order")
-		if err != nil {
+	}
+	if !f.Failed() {
+		err := h.app.ShipOrder(r.Context(), application.OrderRef{ID: id}, &stock.WarehouseSpec{ID: wh}, false, u.Name)
+		if errs.KindOf(err) == errs.Invalid {
+			h.placeOrderError(r, f, id, err, "Nothing was shipped: %s.")
+		} else if err != nil {
 			return err
 		}
-		f := postedForm(r)
-		wh := f.id("warehouse", "the warehouse to ship from")
-		if f.Val("confirmed") == "" {
-			return h.shipConfirmPage(w, r, u, id, http.StatusOK, f)
-		}
-		if !f.Failed() {
-			err := h.app.ShipOrder(r.Context(), application.OrderRef{ID: id}, &stock.WarehouseSpec{ID: wh}, false, u.Name)
-			if errs.KindOf(err) == errs.Invalid {
-				h.placeOrderError(r, f, id, err, "Nothing was shipped: %s.")
-			} else if err != nil {
-				return err
-			}
-		}
-		if f.Failed() {
-			f.Values["confirmed"] = ""
-			return h.orderPage(w, r, u, id, http.StatusBadRequest, orderForms{ship: f})
-		}
-		h.redirect(w, r, fmt.Sprintf("/console/orders/%d", id), "The order is shipped and the customer is mailed.")
-		return nil
-	})
-	h.action("POST /console/orders/{id}/positions/{detail}/ship", access.ShipOrders, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
-		id, err := pathID(r, "id", "order")
-		if err != nil {
-			return err
-		}
-		detail, err := pathID(r, "detail", "order position")
-		if err != nil {
-			return err
-		}
-		f := postedForm(r)
-		q := f.quantity("quantity", true)
-		at := f.location("warehouse", "bin")
-		if err := h.checkBin(r, f, "warehouse", "bin"); err != nil {
-			return err
-		}
-		o, err := h.app.Order(r.Context(), application.OrderRef{ID: id})
-		if err != nil {
-			return err
-		}
-		if d, ok := o.Detail(detail); ok && q > o.Outstanding(d) {
-			f.fail("quantity", fmt.Sprintf("Only %d still to ship.", o.Outstanding(d)))
-		}
-		if f.Failed() {
-			return h.orderPage(w, r, u, id, http.StatusBadRequest, orderForms{position: f, detail: detail})
-		}
-		meta := application.BatchMeta{Key: f.Key, Endpoint: "orderDetails/ship",
-			Fingerprint: f.fingerprint(fmt.Sprintf("console ship %d", detail)), User: u.Name}
-		out, err := h.app.ShipOrderDetails(r.Context(), meta,
-			[]application.DetailShipment{{OperationID: []byte("1"), OrderDetailID: detail, Quantity: q, From: at}}, renderResults)
-		run, err := decodeRun(out, err)
-		if err := formError(f, err); err != nil {
-			return err
-		}
-		if !f.Failed() && !run.Results[0].Success {
-			h.placeResult(r.Context(), f, run.Results[0], locationFields("", "warehouse", "bin").with(fields{"quantity": "quantity"}), "quantity")
-		}
-		if f.Failed() {
-			return h.orderPage(w, r, u, id, http.StatusBadRequest, orderForms{position: f.renew(), detail: detail})
-		}
-		h.redirect(w, r, fmt.Sprintf("/console/orders/%d", id), replayNotice(run, fmt.Sprintf("Shipped %d.", q)))
-		return nil
-	})
+	}
+	if f.Failed() {
+		f.Values["confirmed"] = ""
+		return h.orderPage(w, r, u, id, http.StatusBadRequest, orderForms{ship: f})
+	}
+	h.redirect(w, r, fmt.Sprintf("/console/orders/%d", id), "The order is shipped and the customer is mailed.")
+	return nil
+}
+
+func (h *Handler) shipPosition(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	id, err := pathID(r, "id", "order")
+	if err != nil {
+		return err
+	}
+	detail, err := pathID(r, "detail", "order position")
+	if err != nil {
+		return err
+	}
+	f := postedForm(r)
+	q := f.quantity("quantity", true)
+	at := f.location("warehouse", "bin")
+	if err := h.checkBin(r, f, "warehouse", "bin"); err != nil {
+		return err
+	}
+	o, err := h.app.Order(r.Context(), application.OrderRef{ID: id})
+	if err != nil {
+		return err
+	}
+	if d, ok := o.Detail(detail); ok && q > o.Outstanding(d) {
+		f.fail("quantity", fmt.Sprintf("Only %d still to ship.", o.Outstanding(d)))
+	}
+	if f.Failed() {
+		return h.orderPage(w, r, u, id, http.StatusBadRequest, orderForms{position: f, detail: detail})
+	}
+	run, err := h.shipDetail(r, u, f, application.DetailShipment{OperationID: []byte("1"), OrderDetailID: detail, Quantity: q, From: at})
+	if err != nil {
+		return err
+	}
+	if f.Failed() {
+		return h.orderPage(w, r, u, id, http.StatusBadRequest, orderForms{position: f.renew(), detail: detail})
+	}
+	h.redirect(w, r, fmt.Sprintf("/console/orders/%d", id), replayNotice(run, fmt.Sprintf("Shipped %d.", q)))
+	return nil
+}
+
+// shipDetail ships one position through the batch engine under the
+// form's key; a refusal goes beside the form's fields.
+func (h *Handler) shipDetail(r *http.Request, u *application.ConsoleUser, f *form, shipment application.DetailShipment) (batchRun, error) {
+	meta := application.BatchMeta{Key: f.Key, Endpoint: "orderDetails/ship",
+		Fingerprint: f.fingerprint(fmt.Sprintf("console ship %d", shipment.OrderDetailID)), User: u.Name}
+	out, err := h.app.ShipOrderDetails(r.Context(), meta, []application.DetailShipment{shipment}, renderResults)
+	run, err := decodeRun(out, err)
+	if err := formError(f, err); err != nil {
+		return run, err
+	}
+	if !f.Failed() && !run.Results[0].Success {
+		h.placeResult(r.Context(), f, run.Results[0], locationFields("", "warehouse", "bin").with(fields{"quantity": "quantity"}), "quantity")
+	}
+	return run, nil
 }
 
 // orderForms are the failed forms an order page shows again in their place.

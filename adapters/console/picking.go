@@ -29,128 +29,146 @@ type pickingData struct {
 }
 
 func (h *Handler) pickingRoutes() {
-	// Reserving is idempotent by nature: it reserves only what the
-	// positions still need.
-	h.action("POST /console/orders/{id}/picking", access.ManageOrders, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
-		id, err := pathID(r, "id", "order")
-		if err != nil {
+	h.action("POST /console/orders/{id}/picking", access.ManageOrders, h.reservePicking)
+	h.action("POST /console/orders/{id}/picking/release", access.ManageOrders, h.releasePicking)
+	h.page("GET /console/orders/{id}/picking", h.pickingList)
+	h.action("POST /console/orders/{id}/returns", access.ManageOrders, h.recordReturn)
+}
+
+// Reserving is idempotent by nature: it reserves only what the
+// positions still need.
+func (h *Handler) reservePicking(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	id, err := pathID(r, "id", "order")
+	if err != nil {
+		return err
+	}
+	f := postedForm(r)
+	wh := f.id("warehouse", "the warehouse to pick from")
+	if !f.Failed() {
+		_, err := h.app.ReservePickingList(r.Context(), application.OrderRef{ID: id}, &stock.WarehouseSpec{ID: wh})
+		if errs.KindOf(err) == errs.Invalid {
+			h.placeOrderError(r, f, id, err, "Nothing was reserved: %s.")
+		} else if err != nil {
 			return err
 		}
-		f := postedForm(r)
-		wh := f.id("warehouse", "the warehouse to pick from")
-		if !f.Failed() {
-			_, err := h.app.ReservePickingList(r.Context(), application.OrderRef{ID: id}, &stock.WarehouseSpec{ID: wh})
-			if errs.KindOf(err) == errs.Invalid {
-				h.placeOrderError(r, f, id, err, "Nothing was reserved: %s.")
-			} else if err != nil {
-				return err
-			}
-		}
-		if f.Failed() {
-			return h.orderPage(w, r, u, id, http.StatusBadRequest, orderForms{picking: f})
-		}
-		h.redirect(w, r, fmt.Sprintf("/console/orders/%d/picking", id), "The picking list is reserved.")
-		return nil
+	}
+	if f.Failed() {
+		return h.orderPage(w, r, u, id, http.StatusBadRequest, orderForms{picking: f})
+	}
+	h.redirect(w, r, fmt.Sprintf("/console/orders/%d/picking", id), "The picking list is reserved.")
+	return nil
+}
+
+func (h *Handler) releasePicking(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	id, err := pathID(r, "id", "order")
+	if err != nil {
+		return err
+	}
+	if _, err := h.app.ReleasePickingList(r.Context(), application.OrderRef{ID: id}); err != nil {
+		return err
+	}
+	h.redirect(w, r, fmt.Sprintf("/console/orders/%d", id), "The reservations are released.")
+	return nil
+}
+
+func (h *Handler) pickingList(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	id, err := pathID(r, "id", "order")
+	if err != nil {
+		return err
+	}
+	o, err := h.app.Order(r.Context(), application.OrderRef{ID: id})
+	if err != nil {
+		return err
+	}
+	list, err := h.app.PickingListOf(r.Context(), application.OrderRef{ID: id})
+	if err != nil {
+		return err
+	}
+	articles, err := h.articlesByID(r, o)
+	if err != nil {
+		return err
+	}
+	d := pickingData{Order: o}
+	for _, p := range list.Picks {
+		d.Picks = append(d.Picks, pickRow{Pick: p, Article: articles[p.ArticleDetailID]})
+		d.Total += p.Quantity
+		d.Lots = d.Lots || p.LotNumber != ""
+	}
+	h.render(w, r, http.StatusOK, "picking", view{Title: "Picking list " + o.Number(), Nav: "orders", User: u, Data: d})
+	return nil
+}
+
+func (h *Handler) recordReturn(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	id, err := pathID(r, "id", "order")
+	if err != nil {
+		return err
+	}
+	f := postedForm(r)
+	req, err := h.returnRequest(r, f, id)
+	if err != nil {
+		return err
+	}
+	if f.Failed() {
+		return h.orderPage(w, r, u, id, http.StatusBadRequest, orderForms{ret: f})
+	}
+	meta := application.BatchMeta{Key: f.Key, Endpoint: "console orders/returns",
+		Fingerprint: f.fingerprint(fmt.Sprintf("return %d", id)), User: u.Name}
+	out, err := h.app.ReturnOrder(r.Context(), meta, application.OrderRef{ID: id}, req, func(id int64) ([]byte, error) {
+		return json.Marshal(id)
 	})
-	h.action("POST /console/orders/{id}/picking/release", access.ManageOrders, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
-		id, err := pathID(r, "id", "order")
-		if err != nil {
+	if err != nil {
+		if errs.KindOf(err) == errs.Invalid {
+			h.placeReturnError(r, f, id, req.Lines, err)
+		} else if err := formError(f, err); err != nil {
 			return err
 		}
-		if _, err := h.app.ReleasePickingList(r.Context(), application.OrderRef{ID: id}); err != nil {
-			return err
+		return h.orderPage(w, r, u, id, http.StatusBadRequest, orderForms{ret: f.renew()})
+	}
+	done := "The return is recorded."
+	if out.Replayed {
+		done = "This return had already been recorded; it was recorded once."
+	}
+	h.redirect(w, r, fmt.Sprintf("/console/orders/%d", id), done)
+	return nil
+}
+
+// returnRequest reads the return form of order id: the pieces back per
+// position (boxes ret_<detail id>, in position order), and where they go
+// when restocked. What the order can take back is told with any other
+// fault of the form, not after it is put right.
+func (h *Handler) returnRequest(r *http.Request, f *form, id int64) (application.ReturnRequest, error) {
+	var lines []order.ReturnLine
+	for field, v := range f.Values {
+		detail, err := strconv.ParseInt(strings.TrimPrefix(field, "ret_"), 10, 64)
+		if !strings.HasPrefix(field, "ret_") || err != nil || detail <= 0 || v == "" || v == "0" {
+			continue
 		}
-		h.redirect(w, r, fmt.Sprintf("/console/orders/%d", id), "The reservations are released.")
-		return nil
-	})
-	h.page("GET /console/orders/{id}/picking", func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
-		id, err := pathID(r, "id", "order")
-		if err != nil {
-			return err
+		if q := f.quantity(field, true); q > 0 {
+			lines = append(lines, order.ReturnLine{OrderDetailID: detail, Quantity: q})
 		}
-		o, err := h.app.Order(r.Context(), application.OrderRef{ID: id})
-		if err != nil {
-			return err
+	}
+	if len(lines) == 0 && !f.Failed() {
+		f.fail("", "Enter how many pieces of which position came back.")
+	}
+	o, err := h.app.Order(r.Context(), application.OrderRef{ID: id})
+	if err != nil {
+		return application.ReturnRequest{}, err
+	}
+	for _, l := range lines {
+		if d, ok := o.Detail(l.OrderDetailID); ok && l.Quantity > d.Returnable() {
+			f.fail(fmt.Sprintf("ret_%d", l.OrderDetailID), tooManyBack(d))
 		}
-		list, err := h.app.PickingListOf(r.Context(), application.OrderRef{ID: id})
-		if err != nil {
-			return err
+	}
+	sortReturnLines(lines)
+	req := application.ReturnRequest{Lines: lines, Restock: f.Val("restock") != ""}
+	if req.Restock {
+		to := f.location("warehouse", "bin")
+		req.To = &to
+		if err := h.checkBin(r, f, "warehouse", "bin"); err != nil {
+			return req, err
 		}
-		articles, err := h.articlesByID(r, o)
-		if err != nil {
-			return err
-		}
-		d := pickingData{Order: o}
-		for _, p := range list.Picks {
-			d.Picks = append(d.Picks, pickRow{Pick: p, Article: articles[p.ArticleDetailID]})
-			d.Total += p.Quantity
-			d.Lots = d.Lots || p.LotNumber != ""
-		}
-		h.render(w, r, http.StatusOK, "picking", view{Title: "Picking list " + o.Number(), Nav: "orders", User: u, Data: d})
-		return nil
-	})
-	h.action("POST /console/orders/{id}/returns", access.ManageOrders, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
-		id, err := pathID(r, "id", "order")
-		if err != nil {
-			return err
-		}
-		f := postedForm(r)
-		var lines []order.ReturnLine
-		for field, v := range f.Values {
-			detail, err := strconv.ParseInt(strings.TrimPrefix(field, "ret_"), 10, 64)
-			if !strings.HasPrefix(field, "ret_") || err != nil || detail <= 0 || v == "" || v == "0" {
-				continue
-			}
-			if q := f.quantity(field, true); q > 0 {
-				lines = append(lines, order.ReturnLine{OrderDetailID: detail, Quantity: q})
-			}
-		}
-		if len(lines) == 0 && !f.Failed() {
-			f.fail("", "Enter how many pieces of which position came back.")
-		}
-		// What the order can take back is told with any other fault of the
-		// form, not after it is put right.
-		o, err := h.app.Order(r.Context(), application.OrderRef{ID: id})
-		if err != nil {
-			return err
-		}
-		for _, l := range lines {
-			if d, ok := o.Detail(l.OrderDetailID); ok && l.Quantity > d.Returnable() {
-				f.fail(fmt.Sprintf("ret_%d", l.OrderDetailID), tooManyBack(d))
-			}
-		}
-		req := application.ReturnRequest{Lines: lines, Restock: f.Val("restock") != ""}
-		if req.Restock {
-			to := f.location("warehouse", "bin")
-			req.To = &to
-			if err := h.checkBin(r, f, "warehouse", "bin"); err != nil {
-				return err
-			}
-		}
-		if f.Failed() {
-			return h.orderPage(w, r, u, id, http.StatusBadRequest, orderForms{ret: f})
-		}
-		sortReturnLines(lines)
-		meta := application.BatchMeta{Key: f.Key, Endpoint: "console orders/returns",
-			Fingerprint: f.fingerprint(fmt.Sprintf("return %d", id)), User: u.Name}
-		out, err := h.app.ReturnOrder(r.Context(), meta, application.OrderRef{ID: id}, req, func(id int64) ([]byte, error) {
-			return json.Marshal(id)
-		})
-		if err != nil {
-			if errs.KindOf(err) == errs.Invalid {
-				h.placeReturnError(r, f, id, lines, err)
-			} else if err := formError(f, err); err != nil {
-				return err
-			}
-			return h.orderPage(w, r, u, id, http.StatusBadRequest, orderForms{ret: f.renew()})
-		}
-		done := "The return is recorded."
-		if out.Replayed {
-			done = "This return had already been recorded; it was recorded once."
-		}
-		h.redirect(w, r, fmt.Sprintf("/console/orders/%d", id), done)
-		return nil
-	})
+	}
+	return req, nil
 }
 
 func sortReturnLines(lines []order.ReturnLine) {

@@ -105,84 +105,103 @@ func ofLot(l *stock.LotSpec) string {
 var productForms = []string{"in", "out", "move", "count", "default"}
 
 func (h *Handler) productRoutes() {
-	h.page("GET /console/products/{id}", func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
-		id, err := pathID(r, "id", "product")
-		if err != nil {
-			return err
-		}
-		return h.productPage(w, r, u, id, http.StatusOK, nil)
-	})
+	h.page("GET /console/products/{id}", h.showProduct)
 	// Goods in and goods out are forms of their own, each with one button:
 	// the Enter a scanner sends after a code submits the form it was
 	// scanned into, never a stock-in the worker did not choose.
 	// The lot fields are on the forms of lot-tracked products only; on
 	// others they are not sent, and the operations name no lot.
-	h.productAction("in", "stock/change", locationFields("", "warehouse", "bin").with(lotFields), func(f *form, id int64) (stock.Operation, string) {
-		at := f.location("warehouse", "bin")
-		q := f.quantity("quantity", true)
-		lot := f.lot("lot", "bestBefore")
-		return stock.Change{ArticleDetailID: id, At: at, Quantity: q, Lot: lot}, fmt.Sprintf("Booked %d%s in %s.", q, ofLot(lot), f.where("bin"))
-	})
-	h.productAction("out", "stock/change", locationFields("", "warehouse", "bin").with(lotFields), func(f *form, id int64) (stock.Operation, string) {
-		at := f.location("warehouse", "bin")
-		q := f.quantity("quantity", true)
-		lot := f.lot("lot", "")
-		return stock.Change{ArticleDetailID: id, At: at, Quantity: -q, Lot: lot}, fmt.Sprintf("Booked %d%s out of %s.", q, ofLot(lot), f.destination("bin"))
-	})
-	h.productAction("move", "stock/relocate", locationFields("destination.", "warehouse", "bin").with(fields{"source": "from"}).with(lotFields), func(f *form, id int64) (stock.Operation, string) {
-		from := f.id("from", "the bin location to move from")
-		to := f.location("warehouse", "bin")
-		lot := f.lot("lot", "")
-		op := stock.Relocate{ArticleDetailID: id, From: stock.LocationSpec{BinLocation: &stock.BinLocationSpec{ID: from}}, To: to, Lot: lot}
-		if f.Val("all") != "" {
-			op.All = true
-			return op, fmt.Sprintf("Moved everything%s that was free to %s.", ofLot(lot), f.destination("bin"))
-		}
-		op.Quantity = f.quantity("quantity", true)
-		return op, fmt.Sprintf("Moved %d%s to %s.", op.Quantity, ofLot(lot), f.destination("bin"))
-	})
-	h.productAction("count", "stock/set", locationFields("", "warehouse", "bin").with(lotFields), func(f *form, id int64) (stock.Operation, string) {
-		at := f.location("warehouse", "bin")
-		q := f.quantity("quantity", false)
-		lot := f.lot("lot", "bestBefore")
-		where := "in the whole warehouse"
-		if f.Val("bin") != "" {
-			where = f.where("bin")
-		}
-		return stock.Set{ArticleDetailID: id, At: at, Quantity: q, Lot: lot}, fmt.Sprintf("Counted %d%s %s.", q, ofLot(lot), where)
-	})
-	h.action("POST /console/products/{id}/default", access.WriteStock, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
-		id, err := pathID(r, "id", "product")
-		if err != nil {
-			return err
-		}
-		f := postedForm(r)
-		isDefault := f.Val("unset") == ""
-		binID, err := h.binByCode(r, f, "warehouse", "bin")
-		if err != nil {
-			return err
-		}
-		if !f.Failed() {
-			err := h.app.SetDefaultBinLocation(r.Context(), binID, id, isDefault)
-			switch errs.KindOf(err) {
-			case errs.Invalid, errs.NotFound:
-				h.placeError(r.Context(), f, err, fields{"binLocation": "bin"}, "bin")
-			default:
-				if err != nil {
-					return err
-				}
+	h.productAction("in", "stock/change", locationFields("", "warehouse", "bin").with(lotFields), goodsIn)
+	h.productAction("out", "stock/change", locationFields("", "warehouse", "bin").with(lotFields), goodsOut)
+	h.productAction("move", "stock/relocate", locationFields("destination.", "warehouse", "bin").with(fields{"source": "from"}).with(lotFields), moveStock)
+	h.productAction("count", "stock/set", locationFields("", "warehouse", "bin").with(lotFields), countStock)
+	h.action("POST /console/products/{id}/default", access.WriteStock, h.setDefaultBin)
+}
+
+// goodsIn reads the goods-in form: a stock change into a bin or warehouse.
+func goodsIn(f *form, id int64) (stock.Operation, string) {
+	at := f.location("warehouse", "bin")
+	q := f.quantity("quantity", true)
+	lot := f.lot("lot", "bestBefore")
+	return stock.Change{ArticleDetailID: id, At: at, Quantity: q, Lot: lot}, fmt.Sprintf("Booked %d%s in %s.", q, ofLot(lot), f.where("bin"))
+}
+
+// goodsOut reads the goods-out form: a stock change out of a bin or
+// warehouse.
+func goodsOut(f *form, id int64) (stock.Operation, string) {
+	at := f.location("warehouse", "bin")
+	q := f.quantity("quantity", true)
+	lot := f.lot("lot", "")
+	return stock.Change{ArticleDetailID: id, At: at, Quantity: -q, Lot: lot}, fmt.Sprintf("Booked %d%s out of %s.", q, ofLot(lot), f.destination("bin"))
+}
+
+// moveStock reads the move form: a quantity, or everything free, from a
+// bin to another bin or warehouse.
+func moveStock(f *form, id int64) (stock.Operation, string) {
+	from := f.id("from", "the bin location to move from")
+	to := f.location("warehouse", "bin")
+	lot := f.lot("lot", "")
+	op := stock.Relocate{ArticleDetailID: id, From: stock.LocationSpec{BinLocation: &stock.BinLocationSpec{ID: from}}, To: to, Lot: lot}
+	if f.Val("all") != "" {
+		op.All = true
+		return op, fmt.Sprintf("Moved everything%s that was free to %s.", ofLot(lot), f.destination("bin"))
+	}
+	op.Quantity = f.quantity("quantity", true)
+	return op, fmt.Sprintf("Moved %d%s to %s.", op.Quantity, ofLot(lot), f.destination("bin"))
+}
+
+// countStock reads the count form: the stock of a bin, or of the whole
+// warehouse.
+func countStock(f *form, id int64) (stock.Operation, string) {
+	at := f.location("warehouse", "bin")
+	q := f.quantity("quantity", false)
+	lot := f.lot("lot", "bestBefore")
+	where := "in the whole warehouse"
+	if f.Val("bin") != "" {
+		where = f.where("bin")
+	}
+	return stock.Set{ArticleDetailID: id, At: at, Quantity: q, Lot: lot}, fmt.Sprintf("Counted %d%s %s.", q, ofLot(lot), where)
+}
+
+func (h *Handler) showProduct(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	id, err := pathID(r, "id", "product")
+	if err != nil {
+		return err
+	}
+	return h.productPage(w, r, u, id, http.StatusOK, nil)
+}
+
+func (h *Handler) setDefaultBin(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	id, err := pathID(r, "id", "product")
+	if err != nil {
+		return err
+	}
+	f := postedForm(r)
+	isDefault := f.Val("unset") == ""
+	binID, err := h.binByCode(r, f, "warehouse", "bin")
+	if err != nil {
+		return err
+	}
+	if !f.Failed() {
+		err := h.app.SetDefaultBinLocation(r.Context(), binID, id, isDefault)
+		switch errs.KindOf(err) {
+		case errs.Invalid, errs.NotFound:
+			h.placeError(r.Context(), f, err, fields{"binLocation": "bin"}, "bin")
+		default:
+			if err != nil {
+				return err
 			}
 		}
-		if f.Failed() {
-			return h.productPage(w, r, u, id, http.StatusBadRequest, map[string]*form{"default": f})
-		}
-		msg := "Default bin location set."
-		if !isDefault {
-			msg = "Default bin location removed."
-		}
-		h.redirect(w, r, fmt.Sprintf("/console/products/%d", id), msg)
-		return nil
-	})
+	}
+	if f.Failed() {
+		return h.productPage(w, r, u, id, http.StatusBadRequest, map[string]*form{"default": f})
+	}
+	msg := "Default bin location set."
+	if !isDefault {
+		msg = "Default bin location removed."
+	}
+	h.redirect(w, r, fmt.Sprintf("/console/products/%d", id), msg)
+	return nil
 }
 
 // location reads a warehouse chosen in a select and an optional bin code

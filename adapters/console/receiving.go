@@ -67,108 +67,131 @@ var receiptFields = fields{
 }
 
 func (h *Handler) receivingRoutes() {
-	h.page("GET /console/receiving", func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
-		d := receivingData{Page: 1}
-		if p, err := strconv.Atoi(r.URL.Query().Get("page")); err == nil && p > 1 && p < 1_000_000 {
-			d.Page = p
+	h.page("GET /console/receiving", h.openPurchaseOrders)
+	h.page("GET /console/receiving/{id}", h.showReceiving)
+	h.action("POST /console/receiving/{id}", access.ReceiveGoods, h.receive)
+}
+func (h *Handler) openPurchaseOrders(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	d := receivingData{Page: 1}
+	if p, err := strconv.Atoi(r.URL.Query().Get("page")); err == nil && p > 1 && p < 1_000_000 {
+		d.Page = p
+	}
+	p, err := h.app.PurchaseOrders(r.Context(), ports.ListQuery{Start: (d.Page - 1) * ordersPerPage, Limit: ordersPerPage,
+		Filters: []ports.Filter{{Property: "purchaseOrder.status", Expression: ports.ExprIn, Values: receivable}},
+		Sorts:   []ports.Sort{{Property: "purchaseOrder.expectedAt"}, {Property: "purchaseOrder.id"}}})
+	if err != nil {
+		return err
+	}
+	codes, err := h.warehouseCodes(r)
+	if err != nil {
+		return err
+	}
+	for _, o := range p.Items {
+		row := receivingOrder{Order: o, Warehouse: codes[o.WarehouseID()]}
+		for _, l := range o.Lines() {
+			row.Outstanding += o.Outstanding(l)
 		}
-		p, err := h.app.PurchaseOrders(r.Context(), ports.ListQuery{Start: (d.Page - 1) * ordersPerPage, Limit: ordersPerPage,
-			Filters: []ports.Filter{{Property: "purchaseOrder.status", Expression: ports.ExprIn, Values: receivable}},
-			Sorts:   []ports.Sort{{Property: "purchaseOrder.expectedAt"}, {Property: "purchaseOrder.id"}}})
-		if err != nil {
-			return err
-		}
-		codes, err := h.warehouseCodes(r)
-		if err != nil {
-			return err
-		}
-		for _, o := range p.Items {
-			row := receivingOrder{Order: o, Warehouse: codes[o.WarehouseID()]}
-			for _, l := range o.Lines() {
-				row.Outstanding += o.Outstanding(l)
-			}
-			d.Orders = append(d.Orders, row)
-		}
-		d.Total = p.Total
-		d.Pages = max(1, (p.Total+ordersPerPage-1)/ordersPerPage)
-		h.render(w, r, http.StatusOK, "receiving", view{Title: "Receiving", Nav: "receiving", User: u, Data: d})
-		return nil
-	})
-	h.page("GET /console/receiving/{id}", func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
-		id, err := pathID(r, "id", "purchase order")
-		if err != nil {
-			return err
-		}
-		f := newForm()
-		if line := r.URL.Query().Get("line"); line != "" {
-			f.Values["line"] = line
-		}
+		d.Orders = append(d.Orders, row)
+	}
+	d.Total = p.Total
+	d.Pages = max(1, (p.Total+ordersPerPage-1)/ordersPerPage)
+	h.render(w, r, http.StatusOK, "receiving", view{Title: "Receiving", Nav: "receiving", User: u, Data: d})
+	return nil
+}
+
+func (h *Handler) showReceiving(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	id, err := pathID(r, "id", "purchase order")
+	if err != nil {
+		return err
+	}
+	f := newForm()
+	if line := r.URL.Query().Get("line"); line != "" {
+		f.Values["line"] = line
+	}
+	return h.receiptPage(w, r, u, id, http.StatusOK, f)
+}
+
+func (h *Handler) receive(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	id, err := pathID(r, "id", "purchase order")
+	if err != nil {
+		return err
+	}
+	o, err := h.app.PurchaseOrder(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	f := postedForm(r)
+	rows, err := h.receiptLines(r, o)
+	if err != nil {
+		return err
+	}
+	chosen := chooseLine(f, rows)
+	if chosen == nil {
+		return h.receiptPage(w, r, u, id, http.StatusBadRequest, f)
+	}
+	// A scanned product alone chooses the line: the page asks for the
+	// quantity next, with the product's default bin offered.
+	if f.Val("quantity") == "" && f.Val("bin") == "" {
+		delete(f.Values, "bin")
 		return h.receiptPage(w, r, u, id, http.StatusOK, f)
+	}
+	q := f.quantity("quantity", true)
+	if f.Failed() {
+		return h.receiptPage(w, r, u, id, http.StatusBadRequest, f)
+	}
+	out, err := h.receiveLine(r, u, f, o, purchase.ReceiptLine{LineID: chosen.Line.ID(), Quantity: q})
+	if err != nil {
+		return err
+	}
+	if f.Failed() {
+		return h.receiptPage(w, r, u, id, http.StatusBadRequest, f.renew())
+	}
+	notice, err := h.receiptNotice(r, id, out, chosen)
+	if err != nil {
+		return err
+	}
+	h.redirect(w, r, fmt.Sprintf("/console/receiving/%d", id), notice)
+	return nil
+}
+
+// receiveLine books line of o into the bin the form names (the default
+// strategy when none) under the form's key; what the service refuses is
+// put beside the form's fields.
+func (h *Handler) receiveLine(r *http.Request, u *application.ConsoleUser, f *form, o *purchase.Order, line purchase.ReceiptLine) (application.BatchOutcome, error) {
+	if code := f.Val("bin"); code != "" {
+		line.At = &stock.LocationSpec{BinLocation: &stock.BinLocationSpec{Code: code, WarehouseID: o.WarehouseID()}}
+	}
+	meta := application.BatchMeta{Key: f.Key, Endpoint: "console purchaseOrders/receive",
+		Fingerprint: f.fingerprint(fmt.Sprintf("console receive %d", o.ID())), User: u.Name}
+	out, err := h.app.ReceivePurchaseOrder(r.Context(), meta, o.ID(), []purchase.ReceiptLine{line}, func(receiptID int64) ([]byte, error) {
+		return json.Marshal(receiptID)
 	})
-	h.action("POST /console/receiving/{id}", access.ReceiveGoods, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
-		id, err := pathID(r, "id", "purchase order")
-		if err != nil {
-			return err
-		}
-		o, err := h.app.PurchaseOrder(r.Context(), id)
-		if err != nil {
-			return err
-		}
-		f := postedForm(r)
-		rows, err := h.receiptLines(r, o)
-		if err != nil {
-			return err
-		}
-		chosen := chooseLine(f, rows)
-		if chosen == nil {
-			return h.receiptPage(w, r, u, id, http.StatusBadRequest, f)
-		}
-		// A scanned product alone chooses the line: the page asks for the
-		// quantity next, with the product's default bin offered.
-		if f.Val("quantity") == "" && f.Val("bin") == "" {
-			delete(f.Values, "bin")
-			return h.receiptPage(w, r, u, id, http.StatusOK, f)
-		}
-		q := f.quantity("quantity", true)
-		if f.Failed() {
-			return h.receiptPage(w, r, u, id, http.StatusBadRequest, f)
-		}
-		line := purchase.ReceiptLine{LineID: chosen.Line.ID(), Quantity: q}
-		if code := f.Val("bin"); code != "" {
-			line.At = &stock.LocationSpec{BinLocation: &stock.BinLocationSpec{Code: code, WarehouseID: o.WarehouseID()}}
-		}
-		meta := application.BatchMeta{Key: f.Key, Endpoint: "console purchaseOrders/receive",
-			Fingerprint: f.fingerprint(fmt.Sprintf("console receive %d", id)), User: u.Name}
-		out, err := h.app.ReceivePurchaseOrder(r.Context(), meta, id, []purchase.ReceiptLine{line}, func(receiptID int64) ([]byte, error) {
-			return json.Marshal(receiptID)
-		})
-		switch errs.KindOf(err) {
-		case errs.Invalid:
-			f.place(receiptMessage(err), errs.PropertyOf(err), receiptFields, "quantity")
-		case errs.Conflict:
-			_ = formError(f, err)
-		default:
-			if err != nil {
-				return err
-			}
-		}
-		if f.Failed() {
-			return h.receiptPage(w, r, u, id, http.StatusBadRequest, f.renew())
-		}
-		var receiptID int64
-		if err := json.Unmarshal(out.Body, &receiptID); err != nil {
-			return err
-		}
-		notice, err := h.receivedNotice(r, id, receiptID, chosen)
-		if err != nil {
-			return err
-		}
-		if out.Replayed {
-			notice = "This form had already been submitted; it was applied once. " + notice
-		}
-		h.redirect(w, r, fmt.Sprintf("/console/receiving/%d", id), notice)
-		return nil
-	})
+	switch errs.KindOf(err) {
+	case errs.Invalid:
+		f.place(receiptMessage(err), errs.PropertyOf(err), receiptFields, "quantity")
+	case errs.Conflict:
+		_ = formError(f, err)
+	default:
+		return out, err
+	}
+	return out, nil
+}
+
+// receiptNotice says what a receipt booked, and that a resent form was
+// applied once.
+func (h *Handler) receiptNotice(r *http.Request, id int64, out application.BatchOutcome, chosen *receiptLineRow) (string, error) {
+	var receiptID int64
+	if err := json.Unmarshal(out.Body, &receiptID); err != nil {
+		return "", err
+	}
+	notice, err := h.receivedNotice(r, id, receiptID, chosen)
+	if err != nil {
+		return "", err
+	}
+	if out.Replayed {
+		notice = "This form had already been submitted; it was applied once. " + notice
+	}
+	return notice, nil
 }
 
 // receiptMessage is a refused receipt's message as the person reads it

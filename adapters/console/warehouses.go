@@ -27,39 +27,44 @@ type warehouseData struct {
 }
 
 func (h *Handler) warehouseRoutes() {
-	h.page("GET /console/warehouses", func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
-		whs, err := h.warehouses(r)
-		if err != nil {
-			return err
-		}
-		h.render(w, r, http.StatusOK, "warehouses", view{Title: "Warehouses", Nav: "warehouses", User: u, Data: whs})
-		return nil
-	})
-	h.page("GET /console/warehouses/{id}", func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
-		id, err := pathID(r, "id", "warehouse")
-		if err != nil {
-			return err
-		}
-		return h.warehousePage(w, r, u, id, http.StatusOK, nil)
-	})
-	// Generating is idempotent by nature: it adds the codes still missing.
-	h.action("POST /console/warehouses/{id}/generate", access.ManageWarehouses, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
-		id, err := pathID(r, "id", "warehouse")
-		if err != nil {
-			return err
-		}
-		n, err := h.app.GenerateBinLocations(r.Context(), id)
-		if errs.KindOf(err) == errs.Invalid {
-			f := postedForm(r)
-			f.fail("", messageOf(err))
-			return h.warehousePage(w, r, u, id, http.StatusBadRequest, f)
-		}
-		if err != nil {
-			return err
-		}
-		h.redirect(w, r, fmt.Sprintf("/console/warehouses/%d", id), fmt.Sprintf("Generated %d new bin locations.", n))
-		return nil
-	})
+	h.page("GET /console/warehouses", h.listWarehouses)
+	h.page("GET /console/warehouses/{id}", h.showWarehouse)
+	h.action("POST /console/warehouses/{id}/generate", access.ManageWarehouses, h.generateBins)
+}
+func (h *Handler) listWarehouses(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	whs, err := h.warehouses(r)
+	if err != nil {
+		return err
+	}
+	h.render(w, r, http.StatusOK, "warehouses", view{Title: "Warehouses", Nav: "warehouses", User: u, Data: whs})
+	return nil
+}
+
+func (h *Handler) showWarehouse(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	id, err := pathID(r, "id", "warehouse")
+	if err != nil {
+		return err
+	}
+	return h.warehousePage(w, r, u, id, http.StatusOK, nil)
+}
+
+// Generating is idempotent by nature: it adds the codes still missing.
+func (h *Handler) generateBins(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	id, err := pathID(r, "id", "warehouse")
+	if err != nil {
+		return err
+	}
+	n, err := h.app.GenerateBinLocations(r.Context(), id)
+	if errs.KindOf(err) == errs.Invalid {
+		f := postedForm(r)
+		f.fail("", messageOf(err))
+		return h.warehousePage(w, r, u, id, http.StatusBadRequest, f)
+	}
+	if err != nil {
+		return err
+	}
+	h.redirect(w, r, fmt.Sprintf("/console/warehouses/%d", id), fmt.Sprintf("Generated %d new bin locations.", n))
+	return nil
 }
 
 func (h *Handler) warehousePage(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser, id int64, status int, posted *form) error {
@@ -89,3 +94,6 @@ func (h *Handler) warehousePage(w http.ResponseWriter, r *http.Request, u *appli
 	h.render(w, r, status, "warehouse", view{Title: "Warehouse " + wh.Code(), Nav: "warehouses", User: u, Data: d})
 	return nil
 }
+
+// like is a list filter's pattern for what holds q.
+func like(q string) string { return "%" + q + "%" }

@@ -136,6 +136,7 @@ func TestWhatAScanMeans(t *testing.T) {
 		{"raw without identifier or separator", "0104006381333931" + "10B-7", "0104006381333931" + "10B-7",
 			"04006381333931", gs1("04006381333931", "B-7", time.Time{})},
 		{"digits that open like AI 01 but are no element string", "0104006381333932" + "99", "0104006381333932" + "99", "", nil},
+		{"AI 01 and a GTIN-14 followed by no AI", "0104006381333931" + "-X", "0104006381333931" + "-X", "", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := ReadScan(tc.scan, today)
@@ -155,6 +156,10 @@ func TestAScanMeantAsAnElementStringMustBeOne(t *testing.T) {
 		"]d2" + "0104006381333932",
 		"(01)04006381333931(17)261301",
 		"0104006381333931" + "10B-7\x1d" + "17261301",
+		// Recognisably GS1 without identifier or separator: AI 01 with a
+		// valid GTIN-14, then another AI.
+		"0104006381333931" + "17261301",
+		"0104006381333931" + "10" + "L-1234567890123456789",
 	} {
 		if _, err := ReadScan(scan, today); err == nil || !strings.HasPrefix(err.Error(), "not a GS1 element string: ") {
 			t.Errorf("%q: got %v", scan, err)

@@ -26,8 +26,8 @@ var gs1Symbologies = map[string]bool{"C1": true, "e0": true, "e1": true, "e2": t
 // ReadScan reads what a scanner sent. A symbology identifier ("]C1",
 // "]d2", "]Q3", "]e0", "]E0" …) in front is taken off. The text is a GS1
 // element string when the identifier says so, when it opens with an AI in
-// brackets, when it holds a group separator, or when it is digits that
-// open with AI 01 and a valid GTIN-14 and read as one; it is a GTIN when
+// brackets, when it holds a group separator, or when it opens with AI 01
+// and a valid GTIN-14 followed by nothing or another AI; it is a GTIN when
 // it is 8, 12, 13 or 14 digits with a valid check digit. Anything else is
 // plain text (a product, bin location or order number). The error tells
 // what is wrong with a text that is meant as an element string; today
@@ -54,17 +54,31 @@ func ReadScan(s string, today time.Time) (Scan, error) {
 		out.GTIN = g
 		return out, nil
 	}
-	// A scanner that sends neither identifier nor separator: digits that
-	// open with AI 01 and a GTIN-14 are an element string when all of them
-	// read as one.
-	if len(s) >= 16 && strings.HasPrefix(s, "01") {
-		if _, err := ParseGTIN(s[2:16]); err == nil {
-			if es, err := ParseElementString(s, today); err == nil {
-				out.GS1, out.GTIN = &es, es.GTIN
-			}
+	// A scanner that sends neither identifier nor separator: AI 01 with a
+	// GTIN-14, alone or followed by the digits of another AI, is meant as
+	// an element string, and must read as one.
+	if recognisablyGS1(s) {
+		es, err := ParseElementString(s, today)
+		if err != nil {
+			return out, fmt.Errorf("not a GS1 element string: %w", err)
 		}
+		out.GS1, out.GTIN = &es, es.GTIN
 	}
 	return out, nil
+}
+
+// recognisablyGS1 tells whether s opens with AI 01 and a GTIN-14 with the
+// right check digit, followed by nothing or by two digits, the start of
+// the next AI: no product, bin or order number looks like that by chance.
+func recognisablyGS1(s string) bool {
+	if len(s) < 16 || !strings.HasPrefix(s, "01") {
+		return false
+	}
+	if _, err := ParseGTIN(s[2:16]); err != nil {
+		return false
+	}
+	rest := s[16:]
+	return rest == "" || len(rest) >= 2 && allDigits(rest[:2])
 }
 
 func startsWithAI(s string) bool {
