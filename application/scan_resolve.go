@@ -275,7 +275,7 @@ func scanMatches(ctx context.Context, s ports.Store, text string, hits []ports.S
 				number[h.ParentID] = h.ParentCode
 			}
 		}
-		for _, l := range lotReads(ports.Page[ports.LotView]{Items: views}, now).Items {
+		for _, l := range lotReads(ports.Page[ports.LotView]{Items: views}).Items {
 			m.Lots = append(m.Lots, ScanLotMatch{LotRead: l, Product: number[l.Lot.ArticleDetailID]})
 		}
 	}
