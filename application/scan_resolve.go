@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/barcode"
@@ -112,7 +111,7 @@ func (a *App) ResolveScan(ctx context.Context, text string) (t ScanTarget, err e
 		eanFound = slices.ContainsFunc(hits, func(h ports.ScanHit) bool { return h.ByEAN })
 		t = targetOf(scan, malformed, hits)
 		if t.Kind == ScanNothing || t.Kind == ScanMalformed || t.Kind == ScanSeveral || len(t.Bins) > 1 {
-			t.Matches, err = scanMatches(ctx, s, scan.Text, hits, a.clock.Now())
+			t.Matches, err = scanMatches(ctx, s, scan.Text, hits)
 		}
 		return err
 	})
@@ -200,7 +199,7 @@ func targetOf(scan barcode.Scan, malformed error, hits []ports.ScanHit) ScanTarg
 // scanned (from hits) and those whose number or name holds text, with
 // their figures; bin locations and orders whose code or number holds text;
 // and the lots numbered text (from hits).
-func scanMatches(ctx context.Context, s ports.Store, text string, hits []ports.ScanHit, now time.Time) (*ScanMatches, error) {
+func scanMatches(ctx context.Context, s ports.Store, text string, hits []ports.ScanHit) (*ScanMatches, error) {
 	m := &ScanMatches{}
 	like := []any{"%" + text + "%"}
 	var articles []*catalog.ArticleDetail
