@@ -153,10 +153,10 @@ func loadOutsideStock(api client) (int64, error) {
 	return warehouse, nil
 }
 
-// batchOps is one measured batch: operation i puts quantities[i] on
-// product products[i] on bin bins[i] (1…1000).
+// batchOps is one measured batch: operation i puts quantity[i] on
+// product products[i] on bin bins[i], whose code is prefix and the number.
 type batchOps struct {
-	key                      string
+	key, prefix              string
 	bins, products, quantity []int64
 }
 
@@ -164,7 +164,7 @@ type batchOps struct {
 // on each bin, the bins in shuffled order, ±1 each.
 func outsideOps(phase string, clients, c, n int) batchOps {
 	rng := rand.New(rand.NewPCG(uint64(clients)<<32|uint64(c), uint64(n)))
-	ops := batchOps{key: fmt.Sprintf("outside-%s-%d-%d-%d", phase, clients, c, n)}
+	ops := batchOps{key: fmt.Sprintf("outside-%s-%d-%d-%d", phase, clients, c, n), prefix: "B"}
 	for _, bin := range rng.Perm(outsideBins) {
 		ops.bins = append(ops.bins, int64(bin+1))
 		ops.products = append(ops.products, int64(1+rng.IntN(outsideProducts)))
@@ -182,8 +182,8 @@ func sendOutsideBatch(api client, warehouse int64, ops batchOps) error {
 		if i > 0 {
 			body.WriteByte(',')
 		}
-		fmt.Fprintf(&body, `{"id":%d,"articleDetailId":%d,"quantity":%d,"binLocation":{"code":"B%d","warehouseId":%d}}`,
-			i, ops.products[i], ops.quantity[i], ops.bins[i], warehouse)
+		fmt.Fprintf(&body, `{"id":%d,"articleDetailId":%d,"quantity":%d,"binLocation":{"code":"%s%d","warehouseId":%d}}`,
+			i, ops.products[i], ops.quantity[i], ops.prefix, ops.bins[i], warehouse)
 	}
 	body.WriteByte(']')
 	out, err := api.must(http.StatusOK, http.MethodPut, "/api/stock/change/"+ops.key, body.Bytes())
