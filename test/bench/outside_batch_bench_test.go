@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -260,8 +259,6 @@ type batchFloor struct {
 	stmts []*sql.Stmt // SQLite: sqliteFloorStmts, prepared
 }
 
-const floorSchema = "outside_floor"
-
 // floorTables are the floor's tables, in SQL both databases read.
 var floorTables = []string{
 	`CREATE TABLE mappings (id INTEGER PRIMARY KEY, bin_id BIGINT NOT NULL, product_id BIGINT NOT NULL, stock INTEGER NOT NULL,
@@ -288,23 +285,11 @@ SELECT id, product_id, bin_id, 'stocktake', stock, stock, 'load', '', 'admin', '
 		`INSERT INTO totals (product_id, stock) SELECT product_id, SUM(stock) FROM mappings GROUP BY product_id ORDER BY product_id`,
 		`INSERT INTO feed (name, value) VALUES ('last', 0)`,
 	}
-	if f.pg {
-		admin := openSQL(b, url)
-		if _, err := admin.Exec("CREATE SCHEMA " + floorSchema); err != nil {
-			b.Fatal(err)
-		}
-		url += "&search_path=" + floorSchema
-		if !strings.Contains(url, "?") {
-			url = strings.Replace(url, "&", "?", 1)
-		}
-		f.sql = openSQL(b, url)
-		load = append(load, `ANALYZE`)
-	} else {
-		path := strings.TrimPrefix(url, "sqlite:")
-		f.sql = openSQL(b, "sqlite:"+filepath.Join(filepath.Dir(path), "floor.db"))
+	f.sql, url = openFloorDB(b, url, "batch_floor")
+	if !f.pg {
 		f.sql.SetMaxOpenConns(1)
-		load = append(load, `ANALYZE`)
 	}
+	load = append(load, `ANALYZE`)
 	for _, q := range append(slices.Clone(floorTables), load...) {
 		if f.pg {
 			q = strings.Replace(q, "id INTEGER PRIMARY KEY", "id BIGSERIAL PRIMARY KEY", 1)
