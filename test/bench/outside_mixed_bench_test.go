@@ -57,7 +57,7 @@ var errShortfall = errors.New("picking list refused: shortfall")
 // page (50) of products below their reorder point; 4% a feed read of 100
 // from the client's last position. It runs first against the floor (a
 // plain client doing the same transactions by hand on tables of its own:
-// mixed_floor_test.go) and then against the real binary over HTTP, and
+// outside_mixed_floor_test.go) and then against the real binary over HTTP, and
 // reports new orders per second of each, service / floor, and the p50 of
 // each transaction type. Afterwards it checks on both: no mapping below
 // zero or reserved beyond its stock, reservations that add up, every
