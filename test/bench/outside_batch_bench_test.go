@@ -284,12 +284,12 @@ INSERT INTO mappings (id, bin_id, product_id, stock) SELECT x + 1, x / %[2]d + 1
 SELECT id, product_id, bin_id, 'stocktake', stock, stock, 'load', '', 'admin', '2026-11-29 00:00:00+00' FROM mappings ORDER BY id`,
 		`INSERT INTO totals (product_id, stock) SELECT product_id, SUM(stock) FROM mappings GROUP BY product_id ORDER BY product_id`,
 		`INSERT INTO feed (name, value) VALUES ('last', 0)`,
+		`ANALYZE`,
 	}
 	f.sql, url = openFloorDB(b, url, "batch_floor")
 	if !f.pg {
 		f.sql.SetMaxOpenConns(1)
 	}
-	load = append(load, `ANALYZE`)
 	for _, q := range append(slices.Clone(floorTables), load...) {
 		if f.pg {
 			q = strings.Replace(q, "id INTEGER PRIMARY KEY", "id BIGSERIAL PRIMARY KEY", 1)
