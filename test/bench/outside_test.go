@@ -36,12 +36,13 @@ var (
 	buildErr  error
 )
 
-// inventoryBinary builds ./bootstrap/cmd/inventory once per test process.
+// inventoryBinary builds ./bootstrap/cmd/inventory once per test process,
+// into one directory that every run reuses, so that runs leave no copies
+// behind.
 func inventoryBinary(b *testing.B) string {
 	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "inventory-bench-")
-		if err != nil {
-			buildErr = err
+		dir := filepath.Join(os.TempDir(), fmt.Sprintf("inventory-bench-%d", os.Getuid()))
+		if buildErr = os.MkdirAll(dir, 0o700); buildErr != nil {
 			return
 		}
 		binary = filepath.Join(dir, "inventory")
