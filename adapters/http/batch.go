@@ -19,8 +19,8 @@ import (
 	"github.com/shopstock/inventory/domain/stock"
 )
 
-// batchResultJSON is the batch result of spec 2.5; its bytes are stored
-// and replayed as they are, so they stay the same from one release to the
+// batchResultJSON is the answer to a batch. Its bytes are stored and
+// replayed as they are, so they stay the same from one release to the
 // next: encoding/json's, HTML characters escaped.
 type batchResultJSON struct {
 	Success        bool                  `json:"success"`
@@ -36,6 +36,7 @@ type operationResultJSON struct {
 	Message     string          `json:"message,omitempty"`
 }
 
+// renderBatch writes a batch's result for the idempotency store to keep.
 func renderBatch(r application.BatchResult) ([]byte, error) {
 	out := batchResultJSON{
 		Success: r.Success, Message: r.Message, IdempotencyKey: r.IdempotencyKey,
@@ -88,7 +89,7 @@ func readBatch(w http.ResponseWriter, r *http.Request, endpoint string) (batchRe
 		return batchRequest{}, bodyFault(raw, err)
 	}
 	if jsonDepth(raw) > maxJSONDepth {
-		return batchRequest{}, checkJSONShape(raw)
+		return batchRequest{}, errs.Invalidf("request body is nested deeper than %d levels", maxJSONDepth)
 	}
 	if kind := jsonKind(raw); kind != "an array" {
 		return batchRequest{}, errs.Invalidf("request body must be a JSON array of operations, not %s", kind)
@@ -112,8 +113,8 @@ func readBatch(w http.ResponseWriter, r *http.Request, endpoint string) (batchRe
 }
 
 // bodyFault is the 400 for a body that canonicalForm refused: a fault of
-// JSON syntax anywhere outranks a key given twice or too deep a nesting,
-// the first of which checkJSONShape names.
+// JSON syntax anywhere outranks a key given twice, and checkJSONShape names
+// the first key twice or nesting too deep, whichever comes first.
 func bodyFault(raw []byte, err error) error {
 	var dup *jsontext.SyntacticError
 	if errors.As(err, &dup) && errors.Is(dup.Err, jsontext.ErrDuplicateName) {
@@ -158,7 +159,7 @@ func splitBatch(raw []byte, maxOps int) (batchSplit, error) {
 		s.elements++
 		if kind != '{' || len(s.ops) == maxOps {
 			if kind != '{' && s.notObject < 0 {
-				s.notObject, s.notObjectKind = n, jsonKind([]byte{byte(kind)})
+				s.notObject, s.notObjectKind = n, kindName(kind)
 			}
 			if err := dec.SkipValue(); err != nil {
 				return s, err
@@ -181,7 +182,7 @@ func splitBatch(raw []byte, maxOps int) (batchSplit, error) {
 // only, in which no string can break the text rules.
 func plainASCII(b []byte) bool {
 	for _, c := range b {
-		if c < 0x20 && c != ' ' && c != '\t' && c != '\n' && c != '\r' || c >= 0x7f || c == '\\' {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c >= 0x7f || c == '\\' {
 			return false
 		}
 	}
@@ -355,7 +356,7 @@ func object(dst, fields jsonFields, name string, allowed ...string) (inner jsonF
 	return inner, true, nil
 }
 
-// locationSpec reads `warehouse` or `binLocation` (spec 2.6) from fields.
+// locationSpec reads `warehouse` or `binLocation` from fields.
 func locationSpec(fields jsonFields, prefix string) (stock.LocationSpec, error) {
 	var spec stock.LocationSpec
 	var whFields, binFields [4]jsonField // each object's members, without allocating
@@ -407,7 +408,7 @@ func prefixed(prefix string, err error) error {
 	return fmt.Errorf("%s%v", prefix, err)
 }
 
-// lotSpec reads the optional `lot` of an operation or line (extensions B):
+// lotSpec reads the optional `lot` of an operation or line:
 // `{"number", "bestBefore"?}`, where bestBefore absent, null and a date
 // differ (see stock.LotSpec).
 func lotSpec(fields jsonFields) (*stock.LotSpec, error) {

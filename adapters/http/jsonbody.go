@@ -65,7 +65,7 @@ var objectReaders = sync.Pool{New: func() any { return new(objectReader) }}
 // and appends its members to dst.
 func readMembers(dst jsonFields, dec *jsontext.Decoder, src []byte) (jsonFields, error) {
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return dst, cmpErr(err, "a JSON object is expected")
+		return dst, orError(err, "a JSON object is expected")
 	}
 	for dec.PeekKind() == '"' {
 		name, err := dec.ReadValue() // the key, as it was sent
@@ -84,7 +84,8 @@ func readMembers(dst jsonFields, dec *jsontext.Decoder, src []byte) (jsonFields,
 	return dst, err
 }
 
-func cmpErr(err error, otherwise string) error {
+// orError is err, or an error saying otherwise when err is nil.
+func orError(err error, otherwise string) error {
 	if err != nil {
 		return err
 	}
@@ -134,7 +135,12 @@ func fieldName(b []byte) string {
 
 // jsonKind names the type of a valid JSON value, for messages.
 func jsonKind(raw []byte) string {
-	switch jsontext.Value(raw).Kind() {
+	return kindName(jsontext.Value(raw).Kind())
+}
+
+// kindName names a JSON kind, for messages.
+func kindName(k jsontext.Kind) string {
+	switch k {
 	case '[':
 		return "an array"
 	case '{':
@@ -158,7 +164,7 @@ func syntaxError(raw []byte, opts ...jsontext.Options) error {
 		return err
 	}
 	if _, err := dec.ReadToken(); err != io.EOF {
-		return cmpErr(err, "unexpected data after the JSON value")
+		return orError(err, "unexpected data after the JSON value")
 	}
 	return nil
 }
