@@ -65,7 +65,7 @@ var objectReaders = sync.Pool{New: func() any { return new(objectReader) }}
 // and appends its members to dst.
 func readMembers(dst jsonFields, dec *jsontext.Decoder, src []byte) (jsonFields, error) {
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return dst, orError(err, "a JSON object is expected")
+		return dst, orError(err, errors.New("a JSON object is expected"))
 	}
 	for dec.PeekKind() == '"' {
 		name, err := dec.ReadValue() // the key, as it was sent
@@ -84,12 +84,12 @@ func readMembers(dst jsonFields, dec *jsontext.Decoder, src []byte) (jsonFields,
 	return dst, err
 }
 
-// orError is err, or an error saying otherwise when err is nil.
-func orError(err error, otherwise string) error {
+// orError is err, or otherwise when err is nil.
+func orError(err, otherwise error) error {
 	if err != nil {
 		return err
 	}
-	return errors.New(otherwise)
+	return otherwise
 }
 
 // memberName is the text of a key token; the names operations use come
@@ -163,8 +163,12 @@ func syntaxError(raw []byte, opts ...jsontext.Options) error {
 	if _, err := dec.ReadValue(); err != nil {
 		return err
 	}
+	end := dec.InputOffset()
 	if _, err := dec.ReadToken(); err != io.EOF {
-		return orError(err, "unexpected data after the JSON value")
+		// The decoder reads a stream of values: a second one is no error
+		// of its own.
+		next := end + int64(len(raw[end:])-len(bytes.TrimLeft(raw[end:], " \t\r\n")))
+		return orError(err, &jsontext.SyntacticError{ByteOffset: next, Err: errors.New("unexpected data after the JSON value")})
 	}
 	return nil
 }
