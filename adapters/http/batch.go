@@ -83,13 +83,14 @@ func readBatch(w http.ResponseWriter, r *http.Request, endpoint string) (batchRe
 	if raw == nil {
 		return batchRequest{}, errs.Invalidf("request body is empty: a JSON array of operations is expected")
 	}
+	// Depth first: canonicalising costs the size times the depth.
+	if jsonDepth(raw) > maxJSONDepth {
+		return batchRequest{}, bodyFault(raw, nil)
+	}
 	// Canonicalising checks the body too, in the same pass.
 	canonical, err := canonicalForm(raw)
 	if err != nil {
 		return batchRequest{}, bodyFault(raw, err)
-	}
-	if jsonDepth(raw) > maxJSONDepth {
-		return batchRequest{}, errs.Invalidf("request body is nested deeper than %d levels", maxJSONDepth)
 	}
 	if kind := jsonKind(raw); kind != "an array" {
 		return batchRequest{}, errs.Invalidf("request body must be a JSON array of operations, not %s", kind)
@@ -112,22 +113,26 @@ func readBatch(w http.ResponseWriter, r *http.Request, endpoint string) (batchRe
 	}, nil
 }
 
-// bodyFault is the 400 for a body that canonicalForm refused: a fault of
-// JSON syntax anywhere outranks a key given twice, and checkJSONShape names
-// the first key twice or nesting too deep, whichever comes first.
+// bodyFault is the 400 for a body nested too deeply (err nil) or one that
+// canonicalForm refused: a fault of JSON syntax anywhere outranks a key
+// given twice or nesting too deep, and checkJSONShape names the first of
+// these.
 func bodyFault(raw []byte, err error) error {
 	var dup *jsontext.SyntacticError
-	if errors.As(err, &dup) && errors.Is(dup.Err, jsontext.ErrDuplicateName) {
-		if err := syntaxError(raw, lenientText, jsontext.AllowDuplicateNames(true)); err != nil {
-			return malformed(err)
-		}
-		if shape := checkJSONShape(raw); shape != nil {
-			return shape
-		}
-		// Keys that differ only in bad UTF-8, which reads as U+FFFD.
-		return errs.Invalidf("malformed JSON: an object holds the key %q twice", dup.JSONPointer.LastToken())
+	if err != nil && !(errors.As(err, &dup) && errors.Is(dup.Err, jsontext.ErrDuplicateName)) {
+		return malformed(err)
 	}
-	return malformed(err)
+	if err := syntaxError(raw, lenientText, jsontext.AllowDuplicateNames(true)); err != nil {
+		return malformed(err)
+	}
+	if shape := checkJSONShape(raw); shape != nil {
+		return shape
+	}
+	if dup == nil {
+		return errs.Invalidf("request body is nested deeper than %d levels", maxJSONDepth)
+	}
+	// Keys that differ only in bad UTF-8, which reads as U+FFFD.
+	return errs.Invalidf("malformed JSON: an object holds the key %q twice", dup.JSONPointer.LastToken())
 }
 
 // batchSplit is a batch body's array: how many elements, the first that is

@@ -208,6 +208,12 @@ func TestMalformedBatchesAreNamedWhereTheyBreak(t *testing.T) {
 			t.Errorf("%s: %q, want %q…", body, got, want)
 		}
 	}
+	// Nested past the decoder's limit, the path is shortened.
+	deep := strings.Repeat(`{"b":`, 10001) + `1` + strings.Repeat(`}`, 10001)
+	want := "malformed JSON at b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.….b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b (byte 50000): exceeded max depth"
+	if _, got, _ := readBody400(t, []byte(deep)); got != want {
+		t.Errorf("10001 levels: %.300q, want %q", got, want)
+	}
 }
 
 // What the operations of a good batch become.

@@ -190,9 +190,20 @@ func malformed(err error) error {
 		what = serr.Err.Error()
 	}
 	if property := propertyOf(serr.JSONPointer); property != "" {
-		return errs.Invalidf("malformed JSON at %s (byte %d): %s", property, serr.ByteOffset, what)
+		return errs.Invalidf("malformed JSON at %s (byte %d): %s", shortened(property), serr.ByteOffset, what)
 	}
 	return errs.Invalidf("malformed JSON at byte %d: %s", serr.ByteOffset, what)
+}
+
+// shortened is a property path of at most some hundred characters: a body
+// nested thousands of levels deep breaks at a path as long.
+func shortened(property string) string {
+	const head, tail = 60, 40
+	runes := []rune(property)
+	if len(runes) <= head+tail {
+		return property
+	}
+	return string(runes[:head]) + "…" + string(runes[len(runes)-tail:])
 }
 
 // propertyOf writes a JSON pointer as the interface names properties:
