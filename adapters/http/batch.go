@@ -2,9 +2,8 @@ package http
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -12,78 +11,48 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/limit"
 	"github.com/shopstock/inventory/domain/stock"
 )
 
-// renderBatch is the batch result of spec 2.5; its bytes are stored and
-// replayed as they are.
-func renderBatch(r application.BatchResult) ([]byte, error) {
-	return appendBatchResult(make([]byte, 0, 64+40*len(r.Results)), r), nil
+// batchResultJSON is the answer to a batch. Its bytes are stored and
+// replayed as they are, so they stay the same from one release to the
+// next: encoding/json's, HTML characters escaped.
+type batchResultJSON struct {
+	Success        bool                  `json:"success"`
+	Message        string                `json:"message,omitempty"`
+	IdempotencyKey string                `json:"idempotencyKey"`
+	CreatedAt      string                `json:"createdAt"`
+	Results        []operationResultJSON `json:"results"`
 }
 
-// batchRequest is a batch body read as a whole: its operations parsed one
-// level deep, so that a broken operation fails alone.
+type operationResultJSON struct {
+	OperationID json.RawMessage `json:"operationId,omitempty"`
+	Success     bool            `json:"success"`
+	Message     string          `json:"message,omitempty"`
+}
+
+// renderBatch writes a batch's result for the idempotency store to keep.
+func renderBatch(r application.BatchResult) ([]byte, error) {
+	out := batchResultJSON{
+		Success: r.Success, Message: r.Message, IdempotencyKey: r.IdempotencyKey,
+		CreatedAt: r.CreatedAt.UTC().Format(timeLayout), Results: make([]operationResultJSON, len(r.Results)),
+	}
+	for i, res := range r.Results {
+		out.Results[i] = operationResultJSON{OperationID: res.OperationID, Success: res.Success, Message: res.Message}
+	}
+	return json.Marshal(out)
+}
+
+// batchRequest is a batch body read as a whole: its operations split into
+// their members, so that a broken operation fails alone.
 type batchRequest struct {
 	meta       application.BatchMeta
 	operations []batchOperation
-	arena      *batchArena
-}
-
-// batchArena hands out what the operations of one batch point to, location
-// specs and texts, from a few shared allocations instead of one each. A nil
-// arena allocates each, for a single location.
-type batchArena struct {
-	operations int // how many, for sizing
-	bins       []stock.BinLocationSpec
-	warehouses []stock.WarehouseSpec
-	// Texts are appended to a builder, whose String shares its buffer:
-	// what is written stays as it is, and a full buffer is left to the
-	// texts that point into it, not grown.
-	texts strings.Builder
-}
-
-const arenaTextBytes = 4096
-
-func (a *batchArena) bin(spec stock.BinLocationSpec) *stock.BinLocationSpec {
-	if a == nil {
-		p := new(stock.BinLocationSpec)
-		*p = spec
-		return p
-	}
-	if len(a.bins) == cap(a.bins) {
-		a.bins = make([]stock.BinLocationSpec, 0, max(a.operations, 1))
-	}
-	a.bins = append(a.bins, spec)
-	return &a.bins[len(a.bins)-1]
-}
-
-func (a *batchArena) warehouse(spec stock.WarehouseSpec) *stock.WarehouseSpec {
-	if a == nil {
-		p := new(stock.WarehouseSpec)
-		*p = spec
-		return p
-	}
-	if len(a.warehouses) == cap(a.warehouses) {
-		a.warehouses = make([]stock.WarehouseSpec, 0, max(a.operations, 1))
-	}
-	a.warehouses = append(a.warehouses, spec)
-	return &a.warehouses[len(a.warehouses)-1]
-}
-
-func (a *batchArena) text(b []byte) string {
-	if a == nil {
-		return string(b)
-	}
-	if a.texts.Cap()-a.texts.Len() < len(b) {
-		a.texts = strings.Builder{}
-		a.texts.Grow(max(arenaTextBytes, len(b)))
-	}
-	start := a.texts.Len()
-	a.texts.Write(b)
-	return a.texts.String()[start:]
 }
 
 // batchOperation is one element of a batch: its members, and whether every
@@ -104,8 +73,8 @@ func (op batchOperation) check(allowed []string) ([]byte, error) {
 }
 
 // readBatch checks what makes a batch unreadable as a whole (400 before
-// anything runs): not a JSON array of objects, empty, or too long. One pass
-// over the body checks it as readBody and json.Valid would and splits it.
+// anything runs): not JSON, nested too deeply or with a key twice, not a
+// JSON array of objects, empty, or too long.
 func readBatch(w http.ResponseWriter, r *http.Request, endpoint string) (batchRequest, error) {
 	raw, err := readRawBody(r, w)
 	if err != nil {
@@ -114,51 +83,115 @@ func readBatch(w http.ResponseWriter, r *http.Request, endpoint string) (batchRe
 	if raw == nil {
 		return batchRequest{}, errs.Invalidf("request body is empty: a JSON array of operations is expected")
 	}
-	canonical := newJCS(raw)
-	defer canonical.release()
-	scan := scanBatch(raw, limit.MaxBatchOperations, canonical)
-	// A fault of JSON anywhere outranks one of shape, which ends the scan.
-	if scan.invalid || scan.shape != nil && !json.Valid(raw) {
-		var v any
-		return batchRequest{}, errs.Invalidf("malformed JSON: %v", json.Unmarshal(raw, &v))
+	// Depth first: canonicalising costs the size times the depth.
+	if jsonDepth(raw) > maxJSONDepth {
+		return batchRequest{}, bodyFault(raw, nil)
 	}
-	if scan.shape != nil {
-		return batchRequest{}, scan.shape
+	// Canonicalising checks the body too, in the same pass.
+	canonical, err := canonicalForm(raw)
+	if err != nil {
+		return batchRequest{}, bodyFault(raw, err)
 	}
 	if kind := jsonKind(raw); kind != "an array" {
 		return batchRequest{}, errs.Invalidf("request body must be a JSON array of operations, not %s", kind)
 	}
-	if err := limit.CheckBatchSize(scan.elements); err != nil {
+	split, err := splitBatch(raw, limit.MaxBatchOperations)
+	if err != nil {
+		return batchRequest{}, malformed(err)
+	}
+	if err := limit.CheckBatchSize(split.elements); err != nil {
 		return batchRequest{}, err
 	}
-	if scan.notObject >= 0 {
-		return batchRequest{}, errs.Invalidf("operation %d is not a JSON object but %s: every element of the array must be an object", scan.notObject, scan.notObjectKind)
-	}
-	ops := make([]batchOperation, len(scan.ops))
-	for i, op := range scan.ops {
-		ops[i] = batchOperation{fields: scan.fields[op.first:op.end:op.end], plainText: op.plainText}
+	if split.notObject >= 0 {
+		return batchRequest{}, errs.Invalidf("operation %d is not a JSON object but %s: every element of the array must be an object", split.notObject, split.notObjectKind)
 	}
 	return batchRequest{
 		meta: application.BatchMeta{
-			Key: r.PathValue("idempotencyKey"), Endpoint: endpoint, Fingerprint: sumText(canonical.result()), User: apiUser(r.Context()),
+			Key: r.PathValue("idempotencyKey"), Endpoint: endpoint, Fingerprint: sumText(canonical), User: apiUser(r.Context()),
 		},
-		operations: ops,
-		arena:      &batchArena{operations: len(ops)},
+		operations: split.ops,
 	}, nil
 }
 
-// fingerprint hashes the body as canonical JSON (RFC 8785), so that a retry
-// of the same batch is recognised whatever its key order, white space,
-// number forms (1.0, 1e0) and string escapes.
-func fingerprint(raw []byte) string {
-	sum := canonicalSum(raw)
-	return hex.EncodeToString(sum[:])
+// bodyFault is the 400 for a body nested too deeply (err nil) or one that
+// canonicalForm refused: a fault of JSON syntax anywhere outranks a key
+// given twice or nesting too deep, and checkJSONShape names the first of
+// these.
+func bodyFault(raw []byte, err error) error {
+	var dup *jsontext.SyntacticError
+	if err != nil && !(errors.As(err, &dup) && errors.Is(dup.Err, jsontext.ErrDuplicateName)) {
+		return malformed(err)
+	}
+	if err := syntaxError(raw, lenientText, jsontext.AllowDuplicateNames(true)); err != nil {
+		return malformed(err)
+	}
+	if shape := checkJSONShape(raw); shape != nil {
+		return shape
+	}
+	if dup == nil {
+		return errs.Invalidf("request body is nested deeper than %d levels", maxJSONDepth)
+	}
+	// Keys that differ only in bad UTF-8, which reads as U+FFFD.
+	return errs.Invalidf("malformed JSON: an object holds the key %q twice", dup.JSONPointer.LastToken())
 }
 
-// sumText is the fingerprint of a canonical form.
-func sumText(canonical []byte) string {
-	sum := sha256.Sum256(canonical)
-	return hex.EncodeToString(sum[:])
+// batchSplit is a batch body's array: how many elements, the first that is
+// no object, and the operations, up to the most a batch may have.
+type batchSplit struct {
+	elements      int
+	notObject     int // index of the first element that is no object, or -1
+	notObjectKind string
+	ops           []batchOperation
+}
+
+// splitBatch reads the array raw (valid JSON without a key twice).
+func splitBatch(raw []byte, maxOps int) (batchSplit, error) {
+	s := batchSplit{notObject: -1}
+	dec := jsontext.NewDecoder(bytes.NewBuffer(raw), lenientText, jsontext.AllowDuplicateNames(true))
+	if _, err := dec.ReadToken(); err != nil {
+		return s, err
+	}
+	// A guess from the size: an operation has a few members, each some
+	// twenty bytes long.
+	s.ops = make([]batchOperation, 0, min(maxOps, len(raw)/64+1))
+	fields := make(jsonFields, 0, min(8*maxOps, len(raw)/20+1))
+	for {
+		kind := dec.PeekKind()
+		if kind == ']' || kind == 0 {
+			break
+		}
+		n := s.elements
+		s.elements++
+		if kind != '{' || len(s.ops) == maxOps {
+			if kind != '{' && s.notObject < 0 {
+				s.notObject, s.notObjectKind = n, kindName(kind)
+			}
+			if err := dec.SkipValue(); err != nil {
+				return s, err
+			}
+			continue
+		}
+		start := dec.InputOffset()
+		first := len(fields)
+		var err error
+		if fields, err = readMembers(fields, dec, raw); err != nil {
+			return s, err
+		}
+		s.ops = append(s.ops, batchOperation{fields: fields[first:len(fields):len(fields)], plainText: plainASCII(raw[start:dec.InputOffset()])})
+	}
+	_, err := dec.ReadToken()
+	return s, err
+}
+
+// plainASCII tells whether b holds printable ASCII without backslashes
+// only, in which no string can break the text rules.
+func plainASCII(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c >= 0x7f || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // writeBatch answers 200 with the batch result, fresh or replayed.
@@ -171,30 +204,12 @@ func writeBatch(w http.ResponseWriter, out application.BatchOutcome) {
 
 // strictObject appends the members of a JSON object (part of an already
 // validated body), whose fields must all be allowed, to dst.
-func strictObject(dst jsonFields, raw json.RawMessage, allowed ...string) (jsonFields, error) {
-	fields := splitObject(dst, raw)
+func strictObject(dst jsonFields, raw []byte, allowed ...string) (jsonFields, error) {
+	fields, err := splitObject(dst, raw)
+	if err != nil {
+		return fields, err
+	}
 	return fields, onlyAllowed(fields, "", allowed)
-}
-
-// jsonKind names the type of a valid JSON value, for messages.
-func jsonKind(raw []byte) string {
-	i := skipSpace(raw, 0)
-	if i >= len(raw) {
-		return "nothing"
-	}
-	switch raw[i] {
-	case '[':
-		return "an array"
-	case '{':
-		return "an object"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
 }
 
 // onlyAllowed faults the first field that is neither extra (when not
@@ -221,9 +236,11 @@ func operationFields(fields jsonFields, allowed ...string) ([]byte, error) {
 		if bytes.IndexAny(v, " \t\r\n") < 0 {
 			id = v // already compact: a slice of the body, no copy
 		} else {
-			var buf bytes.Buffer
-			if json.Compact(&buf, v) == nil {
-				id = buf.Bytes()
+			// Compact keeps strings as they were sent, as the ledger
+			// holds the id.
+			compact := v.Clone()
+			if compact.Compact() == nil {
+				id = compact
 			}
 		}
 	}
@@ -245,8 +262,7 @@ func integer(fields jsonFields, name string, required, lenient bool) (int64, err
 	}
 	text := string(raw)
 	if lenient && strings.HasPrefix(text, `"`) {
-		var s string
-		if err := json.Unmarshal(raw, &s); err == nil {
+		if s, err := decodeString(raw); err == nil {
 			text = strings.TrimSpace(s)
 		}
 	}
@@ -297,19 +313,14 @@ func boundedID(fields jsonFields, name string, required, lenient bool) (int64, e
 	return n, nil
 }
 
-func text(a *batchArena, fields jsonFields, name string) (string, error) {
+func text(fields jsonFields, name string) (string, error) {
 	raw, ok := fields.get(name)
 	if !ok || string(raw) == "null" {
 		return "", nil
 	}
-	var s string
-	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && bytes.IndexByte(raw, '\\') < 0 {
-		s = a.text(raw[1 : len(raw)-1]) // no escapes: the bytes are the string
-	} else {
-		var err error
-		if s, err = decodeString(raw); err != nil {
-			return "", fmt.Errorf("%s must be a string, not %s", name, string(raw))
-		}
+	s, err := decodeString(raw)
+	if err != nil {
+		return "", fmt.Errorf("%s must be a string, not %s", name, string(raw))
 	}
 	if s == "" {
 		return "", fmt.Errorf("%s must not be empty", name)
@@ -317,12 +328,20 @@ func text(a *batchArena, fields jsonFields, name string) (string, error) {
 	return s, nil
 }
 
-// decodeString is json.Unmarshal into a string, apart so that the string
-// text reads without escapes does not go to the heap first.
+// decodeString reads a JSON string; bad UTF-8 reads as U+FFFD (the text
+// check refuses it before).
 func decodeString(raw []byte) (string, error) {
-	var s string
-	err := json.Unmarshal(raw, &s)
-	return s, err
+	if jsontext.Value(raw).Kind() != '"' {
+		return "", errors.New("not a JSON string")
+	}
+	if bytes.IndexByte(raw, '\\') < 0 && raw[len(raw)-1] == '"' {
+		return string(raw[1 : len(raw)-1]), nil // no escapes: the bytes are the string
+	}
+	s, err := jsontext.AppendUnquote(nil, raw)
+	if err != nil && !jsontext.Value(raw).IsValid(lenientText) {
+		return "", err // not bad UTF-8 alone
+	}
+	return string(s), nil
 }
 
 // object appends the members of the object field name to dst; present is
@@ -342,8 +361,8 @@ func object(dst, fields jsonFields, name string, allowed ...string) (inner jsonF
 	return inner, true, nil
 }
 
-// locationSpec reads `warehouse` or `binLocation` (spec 2.6) from fields.
-func locationSpec(a *batchArena, fields jsonFields, prefix string) (stock.LocationSpec, error) {
+// locationSpec reads `warehouse` or `binLocation` from fields.
+func locationSpec(fields jsonFields, prefix string) (stock.LocationSpec, error) {
 	var spec stock.LocationSpec
 	var whFields, binFields [4]jsonField // each object's members, without allocating
 	wh, hasWarehouse, err := object(whFields[:0], fields, "warehouse", "id", "code")
@@ -359,18 +378,18 @@ func locationSpec(a *batchArena, fields jsonFields, prefix string) (stock.Locati
 		if err != nil {
 			return spec, prefixed(prefix+"warehouse.", err)
 		}
-		code, err := text(a, wh, "code")
+		code, err := text(wh, "code")
 		if err != nil {
 			return spec, prefixed(prefix+"warehouse.", err)
 		}
-		spec.Warehouse = a.warehouse(stock.WarehouseSpec{ID: id, Code: code})
+		spec.Warehouse = &stock.WarehouseSpec{ID: id, Code: code}
 	}
 	if hasBin {
 		id, err := identifier(bin, "id", false)
 		if err != nil {
 			return spec, prefixed(prefix+"binLocation.", err)
 		}
-		code, err := text(a, bin, "code")
+		code, err := text(bin, "code")
 		if err != nil {
 			return spec, prefixed(prefix+"binLocation.", err)
 		}
@@ -378,11 +397,11 @@ func locationSpec(a *batchArena, fields jsonFields, prefix string) (stock.Locati
 		if err != nil {
 			return spec, prefixed(prefix+"binLocation.", err)
 		}
-		whCode, err := text(a, bin, "warehouseCode")
+		whCode, err := text(bin, "warehouseCode")
 		if err != nil {
 			return spec, prefixed(prefix+"binLocation.", err)
 		}
-		spec.BinLocation = a.bin(stock.BinLocationSpec{ID: id, Code: code, WarehouseID: whID, WarehouseCode: whCode})
+		spec.BinLocation = &stock.BinLocationSpec{ID: id, Code: code, WarehouseID: whID, WarehouseCode: whCode}
 	}
 	return spec, nil
 }
@@ -394,7 +413,7 @@ func prefixed(prefix string, err error) error {
 	return fmt.Errorf("%s%v", prefix, err)
 }
 
-// lotSpec reads the optional `lot` of an operation or line (extensions B):
+// lotSpec reads the optional `lot` of an operation or line:
 // `{"number", "bestBefore"?}`, where bestBefore absent, null and a date
 // differ (see stock.LotSpec).
 func lotSpec(fields jsonFields) (*stock.LotSpec, error) {
@@ -429,7 +448,7 @@ func lotSpec(fields jsonFields) (*stock.LotSpec, error) {
 
 // lineLot reads the `lot` of a line of a return or a receipt; property is
 // the line's (`details[0]`).
-func lineLot(raw json.RawMessage, property string) (*stock.LotSpec, error) {
+func lineLot(raw jsontext.Value, property string) (*stock.LotSpec, error) {
 	if raw == nil {
 		return nil, nil
 	}

@@ -25,7 +25,11 @@ func TestOperationTextProblem(t *testing.T) {
 		if !json.Valid([]byte(tc.op)) {
 			t.Fatalf("%s is not valid JSON", tc.op)
 		}
-		err := operationTextProblem(splitObject(nil, []byte(tc.op)))
+		fields, err := splitObject(nil, []byte(tc.op))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = operationTextProblem(fields)
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%s: %v", tc.op, err)

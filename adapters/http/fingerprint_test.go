@@ -30,9 +30,28 @@ var storedFingerprints = []struct{ body, sum string }{
 	// Bad UTF-8 and lone surrogates read as U+FFFD; the operations fail.
 	{"[{\"bad\":\"\xff\xfe\",\"lone\":\"\\ud800x\",\"low\":\"\\udc00\",\"id\":{\"b\":[true,false,null],\"a\":{}}}]",
 		"9504fc251620a48ff8b6c93fedf91e6e75bdb44cd748271466c049970df12621"},
-	// A return's body.
+	// A return's body, a receipt's.
 	{`{"details":[{"orderDetailId":5,"quantity":1}],"restock":true,"warehouse":{"code":"MAIN"}}`,
 		"5c3fb1bf0df0dc171cce2672506cacfdec58362285a3d06b1147ccc041df4d15"},
+	{`{"lines":[{"lineId":1,"quantity":3,"binLocation":{"code":"A-1","warehouseId":"2"},"lot":{"number":"L-7","bestBefore":null}}]}`,
+		"7d6b93d933fcf3ec8f2acf6e1781965197be1c9af7ce2f6e2298d8492e5ec6fe"},
+	// Numbers beyond float64 beside the largest float64 written out, and
+	// that number as a string; numbers below the smallest read as 0.
+	{`[{"id":"x","articleDetailId":1,"quantity":1e400,"n":[1E400,-1e+400,1.7976931348623157e308,"1.7976931348623157e+308"]}]`,
+		"15ade7085e7a537e8ca3693660aaf743206557fe80f1503963239b757cec9a0c"},
+	{`[{"n":[1e-400,-1e-400,0.1,100000000000000000000,1e21,123456789012345678901234567890]}]`,
+		"a5615fd8f52683eaee47b77969dbbb9ce0a03aa7410366bc91202968dfc4c9ed"},
+}
+
+// A thousand operations, compact with sorted keys or indented in the order
+// a client's structs have, are one batch.
+func TestFingerprintOfAThousandOperations(t *testing.T) {
+	const stored = "86ded8c61bc68af3b51d3815a34cc1dfb699ddde7ec8539483260778e0e7182f"
+	for _, body := range [][]byte{thousandOperations(), thousandOperationsAsSent()} {
+		if got := fingerprint(body); got != stored {
+			t.Errorf("fingerprint %s, stored %s", got, stored)
+		}
+	}
 }
 
 func TestFingerprintsOfStoredBatchesStayTheSame(t *testing.T) {

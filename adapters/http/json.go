@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"reflect"
@@ -77,90 +76,6 @@ func readRawBody(r *http.Request, w http.ResponseWriter) ([]byte, error) {
 		return nil, errUnsupportedMedia
 	}
 	return body, nil
-}
-
-// decodeStrict decodes body into dst: unknown fields, read-only fields,
-// wrong types and trailing data are 400s that name the problem.
-func decodeStrict(body []byte, dst any, readOnly ...string) error {
-	if body == nil {
-		return errs.Invalidf("request body is empty: a JSON object is expected")
-	}
-	if trimmed := bytes.TrimSpace(body); len(trimmed) == 0 || trimmed[0] != '{' {
-		return errs.Invalidf("request body must be a JSON object")
-	}
-	if json.Valid(body) {
-		if property, msg, found := textProblem(body, ""); found {
-			return errs.InvalidFields(errs.FieldError{Property: property, Message: msg})
-		}
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		return jsonError(err, readOnly)
-	}
-	if dec.More() {
-		return errs.Invalidf("malformed JSON: unexpected data after the JSON value")
-	}
-	return nil
-}
-
-func jsonError(err error, readOnly []string) error {
-	var syntax *json.SyntaxError
-	var typeErr *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syntax), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		return errs.Invalidf("malformed JSON: %v", err)
-	case errors.As(err, &typeErr):
-		property := typeErr.Field
-		if property == "" {
-			return errs.Invalidf("request body must be a JSON %s, not %s", jsonType(typeErr.Type), typeErr.Value)
-		}
-		return errs.InvalidFields(errs.FieldError{Property: property, Message: fmt.Sprintf("must be %s, not %s", jsonType(typeErr.Type), typeErr.Value)})
-	}
-	if name, found := strings.CutPrefix(err.Error(), "json: unknown field "); found {
-		name = strings.Trim(name, `"`)
-		for _, ro := range readOnly {
-			if ro == name {
-				return errs.InvalidFields(errs.FieldError{Property: name, Message: "is read-only"})
-			}
-		}
-		return errs.InvalidFields(errs.FieldError{Property: name, Message: "is not a known field"})
-	}
-	var fe *fieldErr
-	if errors.As(err, &fe) {
-		return errs.InvalidFields(errs.FieldError{Property: fe.property, Message: fe.message})
-	}
-	return errs.Invalidf("invalid request body: %v", err)
-}
-
-// fieldErr lets custom UnmarshalJSON methods report a property.
-type fieldErr struct{ property, message string }
-
-func (e *fieldErr) Error() string { return e.property + ": " + e.message }
-
-func jsonType(t reflect.Type) string {
-	if t == nil {
-		return "a value"
-	}
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "a boolean"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "an integer"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.Slice, reflect.Array:
-		return "an array"
-	case reflect.Map, reflect.Struct:
-		return "an object"
-	}
-	return "a " + t.Kind().String()
 }
 
 func valueOrZero[T any](p *T) T {

@@ -18,7 +18,7 @@ func (h *Handler) shipOrderDetails(w http.ResponseWriter, r *http.Request) error
 	for i, op := range req.operations {
 		id, err := op.check(allowed)
 		if err == nil {
-			ops[i], err = parseDetailShipment(req.arena, op.fields)
+			ops[i], err = parseDetailShipment(op.fields)
 		}
 		ops[i].OperationID = id
 		if err != nil {
@@ -33,10 +33,10 @@ func (h *Handler) shipOrderDetails(w http.ResponseWriter, r *http.Request) error
 	return nil
 }
 
-func parseDetailShipment(a *batchArena, fields jsonFields) (application.DetailShipment, error) {
+func parseDetailShipment(fields jsonFields) (application.DetailShipment, error) {
 	var op application.DetailShipment
 	var err error
-	if op.OrderDetailID, op.Quantity, op.From, err = quantityAt(a, fields, "orderDetailId"); err != nil {
+	if op.OrderDetailID, op.Quantity, op.From, err = quantityAt(fields, "orderDetailId"); err != nil {
 		return op, err
 	}
 	op.Lot, err = lotSpec(fields)

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/purchase"
@@ -93,8 +95,8 @@ type purchaseOrderChangeBody struct {
 	Status *string `json:"status"`
 	// ExpectedAt is raw so that null (no date any more) and absent (the
 	// date stays) differ.
-	ExpectedAt json.RawMessage `json:"expectedAt"`
-	Supplier   *string         `json:"supplier"`
+	ExpectedAt jsontext.Value `json:"expectedAt"`
+	Supplier   *string        `json:"supplier"`
 }
 
 type receiptBody struct {
@@ -102,10 +104,10 @@ type receiptBody struct {
 }
 
 type receiptLineBody struct {
-	LineID      int64           `json:"lineId"`
-	Quantity    int64           `json:"quantity"`
-	BinLocation json.RawMessage `json:"binLocation"`
-	Lot         json.RawMessage `json:"lot"`
+	LineID      int64          `json:"lineId"`
+	Quantity    int64          `json:"quantity"`
+	BinLocation jsontext.Value `json:"binLocation"`
+	Lot         jsontext.Value `json:"lot"`
 }
 
 func (h *Handler) purchaseOrderRoutes() {
@@ -236,7 +238,7 @@ func (h *Handler) receivePurchaseOrder(w http.ResponseWriter, r *http.Request) e
 		}
 		lines[i] = purchase.ReceiptLine{LineID: l.LineID, Quantity: q, Lot: lot}
 		if l.BinLocation != nil && !bytes.Equal(bytes.TrimSpace(l.BinLocation), []byte("null")) {
-			spec, err := locationSpec(nil, jsonFields{{name: "binLocation", value: l.BinLocation}}, fmt.Sprintf("lines[%d].", i))
+			spec, err := locationSpec(jsonFields{{name: "binLocation", value: l.BinLocation}}, fmt.Sprintf("lines[%d].", i))
 			if err != nil {
 				return errs.Invalidf("%v", err).On(fmt.Sprintf("lines[%d].binLocation", i))
 			}

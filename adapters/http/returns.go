@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/idempotency"
@@ -45,15 +47,15 @@ func toReturnJSON(r *order.Return) returnJSON {
 
 type returnBody struct {
 	Details     []returnLineBody `json:"details" validate:"required"`
-	Warehouse   json.RawMessage  `json:"warehouse"`
-	BinLocation json.RawMessage  `json:"binLocation"`
+	Warehouse   jsontext.Value   `json:"warehouse"`
+	BinLocation jsontext.Value   `json:"binLocation"`
 	Restock     *bool            `json:"restock"`
 }
 
 type returnLineBody struct {
-	OrderDetailID int64           `json:"orderDetailId"`
-	Quantity      int64           `json:"quantity"`
-	Lot           json.RawMessage `json:"lot"`
+	OrderDetailID int64          `json:"orderDetailId"`
+	Quantity      int64          `json:"quantity"`
+	Lot           jsontext.Value `json:"lot"`
 }
 
 func (h *Handler) returnRoutes() {
@@ -93,7 +95,7 @@ func (h *Handler) createReturn(w http.ResponseWriter, r *http.Request) error {
 		if body.BinLocation != nil {
 			fields = append(fields, jsonField{name: "binLocation", value: body.BinLocation})
 		}
-		spec, err := locationSpec(nil, fields, "")
+		spec, err := locationSpec(fields, "")
 		if err != nil {
 			return errs.Invalidf("%v", err)
 		}

@@ -11,7 +11,7 @@ import (
 // stockEndpoint reads a stock batch into domain operations and hands it to
 // the one batch use case; parse reads one operation, and what it cannot read
 // fails that operation only.
-func (h *Handler) stockEndpoint(endpoint string, parse func(*batchArena, jsonFields) (stock.Operation, error), allowed []string) func(http.ResponseWriter, *http.Request) error {
+func (h *Handler) stockEndpoint(endpoint string, parse func(jsonFields) (stock.Operation, error), allowed []string) func(http.ResponseWriter, *http.Request) error {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		req, err := readBatch(w, r, endpoint)
 		if err != nil {
@@ -21,7 +21,7 @@ func (h *Handler) stockEndpoint(endpoint string, parse func(*batchArena, jsonFie
 		for i, op := range req.operations {
 			id, err := op.check(allowed)
 			if err == nil {
-				ops[i].Op, err = parse(req.arena, op.fields)
+				ops[i].Op, err = parse(op.fields)
 			}
 			ops[i].OperationID = id
 			if err != nil {
@@ -45,8 +45,8 @@ func (h *Handler) stockRoutes() {
 		[]string{"articleDetailId", "quantity", "source", "destination", "lot"}))
 }
 
-func parseSet(a *batchArena, fields jsonFields) (stock.Operation, error) {
-	article, quantity, at, err := quantityAt(a, fields, "articleDetailId")
+func parseSet(fields jsonFields) (stock.Operation, error) {
+	article, quantity, at, err := quantityAt(fields, "articleDetailId")
 	if err != nil {
 		return nil, err
 	}
@@ -54,8 +54,8 @@ func parseSet(a *batchArena, fields jsonFields) (stock.Operation, error) {
 	return stock.Set{ArticleDetailID: article, At: at, Quantity: quantity, Lot: lot}, err
 }
 
-func parseChange(a *batchArena, fields jsonFields) (stock.Operation, error) {
-	article, quantity, at, err := quantityAt(a, fields, "articleDetailId")
+func parseChange(fields jsonFields) (stock.Operation, error) {
+	article, quantity, at, err := quantityAt(fields, "articleDetailId")
 	if err != nil {
 		return nil, err
 	}
@@ -65,14 +65,14 @@ func parseChange(a *batchArena, fields jsonFields) (stock.Operation, error) {
 
 // quantityAt reads what set, change and order-detail shipping share: an id
 // field, a quantity and a location.
-func quantityAt(a *batchArena, fields jsonFields, idField string) (id int64, quantity int, at stock.LocationSpec, err error) {
+func quantityAt(fields jsonFields, idField string) (id int64, quantity int, at stock.LocationSpec, err error) {
 	if id, err = identifier(fields, idField, true); err != nil {
 		return 0, 0, at, err
 	}
 	if quantity, err = quantityField(fields); err != nil {
 		return 0, 0, at, err
 	}
-	at, err = locationSpec(a, fields, "")
+	at, err = locationSpec(fields, "")
 	return id, quantity, at, err
 }
 
@@ -85,7 +85,7 @@ func quantityField(fields jsonFields) (int, error) {
 	return stock.ParseQuantity("quantity", q)
 }
 
-func parseRelocation(a *batchArena, fields jsonFields) (stock.Operation, error) {
+func parseRelocation(fields jsonFields) (stock.Operation, error) {
 	var op stock.Relocate
 	var err error
 	if op.ArticleDetailID, err = identifier(fields, "articleDetailId", true); err != nil {
@@ -102,17 +102,17 @@ func parseRelocation(a *batchArena, fields jsonFields) (stock.Operation, error) 
 			return op, err
 		}
 	}
-	if op.From, err = relocationSide(a, fields, "source"); err != nil {
+	if op.From, err = relocationSide(fields, "source"); err != nil {
 		return op, err
 	}
-	if op.To, err = relocationSide(a, fields, "destination"); err != nil {
+	if op.To, err = relocationSide(fields, "destination"); err != nil {
 		return op, err
 	}
 	op.Lot, err = lotSpec(fields)
 	return op, err
 }
 
-func relocationSide(a *batchArena, fields jsonFields, name string) (stock.LocationSpec, error) {
+func relocationSide(fields jsonFields, name string) (stock.LocationSpec, error) {
 	var members [2]jsonField
 	inner, present, err := object(members[:0], fields, name, "warehouse", "binLocation")
 	if err != nil {
@@ -121,5 +121,5 @@ func relocationSide(a *batchArena, fields jsonFields, name string) (stock.Locati
 	if !present {
 		return stock.LocationSpec{}, fmt.Errorf("%s is required", name)
 	}
-	return locationSpec(a, inner, name+".")
+	return locationSpec(inner, name+".")
 }
