@@ -15,7 +15,7 @@ import (
 	"github.com/shopstock/inventory/ports"
 )
 
-// Lots (extensions B) are stored in two tables: `lots`, one row per lot of
+// Lots are stored in two tables: `lots`, one row per lot of
 // an article detail (its number, best-before date and whether its expiry
 // is counted), kept after its last piece left; and `lot_stock`, what each
 // lot holds on each mapping of a lot-tracked product, whose sums are the

@@ -16,7 +16,7 @@ import (
 	"github.com/shopstock/inventory/ports"
 )
 
-// The receiving page (extensions R): the open purchase orders, and for one
+// The receiving page: the open purchase orders, and for one
 // of them its lines with what is outstanding and a form that receives one
 // product at a time, scanned or typed.
 

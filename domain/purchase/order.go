@@ -1,4 +1,4 @@
-// Package purchase holds the PurchaseOrder aggregate (extensions R): stock
+// Package purchase holds the PurchaseOrder aggregate: stock
 // ordered from a supplier for one warehouse, announced before it arrives
 // (incomingStock) and received against its lines.
 package purchase
