@@ -3,6 +3,7 @@ package bunstore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -178,6 +179,9 @@ func (s *store) forUpdate(q *bun.SelectQuery) *bun.SelectQuery { return s.lockRo
 // exec runs a statement whose answer nobody reads: at once, or inside
 // oneTrip on PostgreSQL as a statement of the port call's pgx batch.
 func (s *store) exec(ctx context.Context, query string, args ...any) error {
+	if s.trip == nil && s.last != nil {
+		return errAfterLast
+	}
 	if s.trip != nil {
 		s.trip.Queue(s.db.bun.QueryGen().FormatQuery(query, args...))
 		return nil
@@ -204,6 +208,26 @@ func (s *store) oneTrip(ctx context.Context, fn func() error) error {
 	}
 	return s.sendBatch(ctx, b)
 }
+
+// lastTrip is oneTrip for the transaction's last statements, those of
+// Events().Record, which take the feed lock: on PostgreSQL their batch goes
+// with the COMMIT (postgresDialect.attempt), so that the lock is held for
+// one round trip. Nothing the store sends may follow them.
+func (s *store) lastTrip(ctx context.Context, fn func() error) error {
+	if s.conn == nil {
+		return fn()
+	}
+	if s.trip != nil || s.last != nil {
+		return errAfterLast
+	}
+	s.trip = &pgx.Batch{}
+	err := fn()
+	s.last, s.trip = s.trip, nil
+	return err
+}
+
+// errAfterLast is a statement sent after the transaction's last ones.
+var errAfterLast = errors.New("a statement after the events were recorded: recording them is the transaction's last step")
 
 func (s *store) inIDs(ids []int64) schema.QueryAppender { return s.db.dialect.inIDs(ids) }
 

@@ -187,9 +187,10 @@ func (s *store) takePositions(ctx context.Context, n int) (int64, error) {
 }
 
 // Record writes the totals, the snapshots and the events, and queues the
-// deliveries: on PostgreSQL one pgx batch, one round trip (oneTrip).
+// deliveries, as the transaction's last statements: on PostgreSQL one pgx
+// batch that goes with the COMMIT (lastTrip).
 func (r events) Record(ctx context.Context, snapshots []ports.StockSnapshot, totals []domainstock.WarehouseTotal, evs []ports.NewEvent, at time.Time) error {
-	return r.s.oneTrip(ctx, func() error {
+	return r.s.lastTrip(ctx, func() error {
 		if err := r.saveTotals(ctx, totals); err != nil {
 			return err
 		}

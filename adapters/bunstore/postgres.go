@@ -153,13 +153,19 @@ func (postgresDialect) attempt(ctx context.Context, db *DB, fn func(ctx context.
 	if err := fn(ctx, s); err != nil {
 		return err
 	}
+	// COMMIT travels in the pgx batch of the transaction's last statements
+	// (lastTrip), so that the feed lock they take is held for one round trip.
+	commit := s.last
+	if commit == nil {
+		commit = &pgx.Batch{}
+	}
+	s.last = nil
 	var tag string
-	var commit pgx.Batch
 	commit.Queue("COMMIT").Exec(func(ct pgconn.CommandTag) error {
 		tag = ct.String()
 		return nil
 	})
-	if err := s.sendBatch(ctx, &commit); err != nil {
+	if err := s.sendBatch(ctx, commit); err != nil {
 		return err
 	}
 	committed = true
@@ -202,6 +208,9 @@ func (s *store) rollback(ctx context.Context) {
 // snapshot of its own (READ COMMITTED), so a read after a lock sees what
 // the lock's previous holder committed.
 func (s *store) sendBatch(ctx context.Context, b *pgx.Batch) error {
+	if s.last != nil {
+		return errAfterLast
+	}
 	if b.Len() == 0 {
 		return nil
 	}

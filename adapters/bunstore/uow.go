@@ -70,6 +70,9 @@ type store struct {
 	conn *sql.Conn
 	// trip is the pgx batch of the port call running in oneTrip.
 	trip *pgx.Batch
+	// last is the pgx batch of the transaction's last statements
+	// (lastTrip), which attempt sends with the COMMIT.
+	last *pgx.Batch
 }
 
 func (s *store) Warehouses() ports.WarehouseRepository     { return warehouses{s} }
