@@ -118,6 +118,44 @@ func TestWriteWhoseStatementFailedUnnoticedIsNotCommitted(t *testing.T) {
 	}
 }
 
+// The events' statements are the transaction's last: they go with the
+// COMMIT, a port call's writes travel as one batch sent before the call
+// returns, and a statement after the events is refused rather than run
+// before them.
+func TestWritesOfAPortCallAreInTheDatabaseWhenItReturns(t *testing.T) {
+	db := retryDB(t)
+	ctx := context.Background()
+	err := db.Write(ctx, func(ctx context.Context, ps ports.Store) error {
+		s := ps.(*store)
+		if err := s.oneTrip(ctx, func() error {
+			if err := s.exec(ctx, "UPDATE retry_probe SET n = 3 WHERE id = ?", 1); err != nil {
+				return err
+			}
+			return s.exec(ctx, "UPDATE retry_probe SET n = n + 1 WHERE id = ?", 1)
+		}); err != nil {
+			return err
+		}
+		var n int
+		if err := s.idb.NewRaw("SELECT n FROM retry_probe WHERE id = 1").Scan(ctx, &n); err != nil || n != 4 {
+			t.Errorf("after oneTrip n = %d (%v), want 4", n, err)
+		}
+		if err := s.Events().Record(ctx, nil, nil, nil, time.Now()); err != nil {
+			return err
+		}
+		if err := s.exec(ctx, "UPDATE retry_probe SET n = 9 WHERE id = 2"); !errors.Is(err, errAfterLast) {
+			t.Errorf("a statement after the events: %v, want errAfterLast", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ns []int
+	if err := db.bun.NewRaw("SELECT n FROM retry_probe ORDER BY id").Scan(ctx, &ns); err != nil || len(ns) != 2 || ns[0] != 4 || ns[1] != 0 {
+		t.Fatalf("n = %v (%v), want [4 0]", ns, err)
+	}
+}
+
 func TestWriteLeavesNoTransactionOpenOnItsConnection(t *testing.T) {
 	db := retryDB(t)
 	db.bun.SetMaxOpenConns(1) // every Write below gets the same connection
