@@ -38,7 +38,7 @@ func (pg postgresDialect) lockAndLoad(ctx context.Context, s *store, scope stock
 	needs := ws.MappingNeeds()
 	var b pgx.Batch
 	var locked, tracked []int64
-	b.Queue("SELECT id, lot_tracked FROM article_details WHERE id = ANY($1::bigint[]) ORDER BY id FOR "+productLock, ids).Query(func(rows pgx.Rows) error {
+	b.Queue(strings.ReplaceAll(lockArticlesTrackedSQL, inIDsMarker, "= ANY($1::bigint[])")+" FOR "+productLock, ids).Query(func(rows pgx.Rows) error {
 		for rows.Next() {
 			var id int64
 			var lotTracked bool
