@@ -3,8 +3,10 @@ package bunstore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/schema"
 
@@ -41,9 +43,6 @@ type dialect interface {
 	now(ctx context.Context, s *store) (time.Time, error)
 	// nowValue is the database's clock as a statement's argument.
 	nowValue() any
-	// execSoon runs a statement whose answer nobody waits for, at once or
-	// with the transaction's next round trip.
-	execSoon(ctx context.Context, s *store, query string, args ...any) error
 	// inIDs is the condition "is one of ids" for a raw statement.
 	inIDs(ids []int64) schema.QueryAppender
 	// queryIDs runs query with every inIDsMarker the condition "is one of
@@ -62,11 +61,12 @@ type dialect interface {
 
 	// lockAndLoad locks the scope's products in id order and reads the
 	// mappings the working set needs, and the lots of lot-tracked products
-	// (hint: what locations found of them).
-	lockAndLoad(ctx context.Context, s *store, scope stock.Scope, now time.Time, warehouses []stock.KnownWarehouse, bins []stock.Bin, hint lotsHint) (*stock.WorkingSet, error)
-	// locations finds the warehouses and bins named, and may tell whether
-	// any of articles is lot-tracked (a hint, read without their lock).
-	locations(ctx context.Context, s *store, wants stock.LocationNames, articles []int64) ([]stock.KnownWarehouse, []stock.Bin, lotsHint, error)
+	// (found: what locations read of the products, if it did).
+	lockAndLoad(ctx context.Context, s *store, scope stock.Scope, now time.Time, warehouses []stock.KnownWarehouse, bins []stock.Bin, found *foundArticles) (*stock.WorkingSet, error)
+	// locations finds the warehouses and bins named, and may read which of
+	// articles exist and which of those are lot-tracked (without their
+	// lock; nil where it does not).
+	locations(ctx context.Context, s *store, wants stock.LocationNames, articles []int64) ([]stock.KnownWarehouse, []stock.Bin, *foundArticles, error)
 	loadMappings(ctx context.Context, s *store, wants stock.MappingNeeds) ([]loadedMappingRow, error)
 	// updateMappings writes the columns named by changed (changedStock…).
 	updateMappings(ctx context.Context, s *store, rows []mappingRow, changed int) error
@@ -111,6 +111,10 @@ type articleNumberRow struct {
 	ID     int64  `bun:"id"`
 	Number string `bun:"number"`
 }
+
+// foundArticles are the scope's products that exist and those of them that
+// are lot-tracked, in id order.
+type foundArticles struct{ existing, tracked []int64 }
 
 // lockThenLoad locks the products and then reads their mappings, in two
 // statements, and for a scope with lot-tracked products their lots and
@@ -172,9 +176,58 @@ func (s *store) rowLock(strength string) string {
 // forUpdate locks selected rows inside a write transaction.
 func (s *store) forUpdate(q *bun.SelectQuery) *bun.SelectQuery { return s.lockRows(q, "UPDATE") }
 
-func (s *store) execSoon(ctx context.Context, query string, args ...any) error {
-	return s.db.dialect.execSoon(ctx, s, query, args...)
+// exec runs a statement whose answer nobody reads: at once, or inside
+// oneTrip on PostgreSQL as a statement of the port call's pgx batch.
+func (s *store) exec(ctx context.Context, query string, args ...any) error {
+	if s.trip == nil && s.last != nil {
+		return errAfterLast
+	}
+	if s.trip != nil {
+		s.trip.Queue(s.db.bun.QueryGen().FormatQuery(query, args...))
+		return nil
+	}
+	_, err := s.idb.ExecContext(ctx, query, args...)
+	return err
 }
+
+// oneTrip runs fn, the writes of one port call, so that on PostgreSQL in a
+// write transaction the statements it runs through exec travel as one pgx
+// batch, sent in one round trip when fn returns. fn reads nothing: what it
+// wrote is not there before it returns. Elsewhere each statement runs at
+// once.
+func (s *store) oneTrip(ctx context.Context, fn func() error) error {
+	if s.conn == nil || s.trip != nil {
+		return fn()
+	}
+	s.trip = &pgx.Batch{}
+	err := fn()
+	b := s.trip
+	s.trip = nil
+	if err != nil {
+		return err
+	}
+	return s.sendBatch(ctx, b)
+}
+
+// lastTrip is oneTrip for the transaction's last statements, those of
+// Events().Record, which take the feed lock: on PostgreSQL their batch goes
+// with the COMMIT (postgresDialect.attempt), so that the lock is held for
+// one round trip. Nothing the store sends may follow them.
+func (s *store) lastTrip(ctx context.Context, fn func() error) error {
+	if s.conn == nil {
+		return fn()
+	}
+	if s.trip != nil || s.last != nil {
+		return errAfterLast
+	}
+	s.trip = &pgx.Batch{}
+	err := fn()
+	s.last, s.trip = s.trip, nil
+	return err
+}
+
+// errAfterLast is a statement sent after the transaction's last ones.
+var errAfterLast = errors.New("a statement after the events were recorded: recording them is the transaction's last step")
 
 func (s *store) inIDs(ids []int64) schema.QueryAppender { return s.db.dialect.inIDs(ids) }
 

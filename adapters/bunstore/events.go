@@ -101,7 +101,7 @@ func (r events) LockSnapshots(ctx context.Context, ids, warehouseIDs []int64) (p
 		// A concurrent transaction creating the same snapshot makes this
 		// insert wait for it; reading again afterwards sees what it
 		// committed, and reads the figures after the lock again.
-		if err := r.s.execSoon(ctx, `INSERT INTO stock_snapshots (article_detail_id)
+		if err := r.s.exec(ctx, `INSERT INTO stock_snapshots (article_detail_id)
 SELECT id FROM article_details WHERE id IN (?) ORDER BY id
 ON CONFLICT (article_detail_id) DO NOTHING`, bun.List(ids)); err != nil {
 			return ports.LockedSnapshots{}, err
@@ -126,9 +126,9 @@ ON CONFLICT (article_detail_id) DO NOTHING`, bun.List(ids)); err != nil {
 
 // saveTotals keeps the changed totals as the domain computed them and
 // removes those that hold no mapping any more (stock.WarehouseTotal.Held).
-// On PostgreSQL the statements wait in execSoon for the round trip that
-// records the events, their values as arrays; SQLite binds them to a kept
-// statement (see the storage README for what parsing once saves).
+// On PostgreSQL they travel in the round trip that records the events,
+// their values as arrays; SQLite binds them to a kept statement (see the
+// storage README for what parsing once saves).
 func (r events) saveTotals(ctx context.Context, totals []domainstock.WarehouseTotal) error {
 	var kept, gone []domainstock.WarehouseTotal
 	for _, t := range totals {
@@ -186,12 +186,16 @@ func (s *store) takePositions(ctx context.Context, n int) (int64, error) {
 	return last - int64(n) + 1, err
 }
 
-// Record writes the snapshots and the events, and queues the deliveries.
+// Record writes the totals, the snapshots and the events, and queues the
+// deliveries, as the transaction's last statements: on PostgreSQL one pgx
+// batch that goes with the COMMIT (lastTrip).
 func (r events) Record(ctx context.Context, snapshots []ports.StockSnapshot, totals []domainstock.WarehouseTotal, evs []ports.NewEvent, at time.Time) error {
-	if err := r.saveTotals(ctx, totals); err != nil {
-		return err
-	}
-	return r.s.db.dialect.record(ctx, r.s, snapshots, evs, at)
+	return r.s.lastTrip(ctx, func() error {
+		if err := r.saveTotals(ctx, totals); err != nil {
+			return err
+		}
+		return r.s.db.dialect.record(ctx, r.s, snapshots, evs, at)
+	})
 }
 
 // fanOut queues the deliveries of the new events to the webhooks that are

@@ -2,8 +2,6 @@ package bunstore
 
 import (
 	"context"
-	"fmt"
-	"strconv"
 
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
@@ -48,23 +46,6 @@ func (s stockOf) add(kind string, article, warehouseID int64, code string, forSa
 		WarehouseID: warehouseID, WarehouseCode: code, StockAvailableForSale: forSale,
 		Stock: int(total), ReservedStock: int(reserved), Expired: int(expired), Mappings: int(mappings),
 	})
-}
-
-// addText adds a row of stockOfSQL in PostgreSQL's text format.
-func (s stockOf) addText(row [][]byte) error {
-	if len(row) != 9 {
-		return fmt.Errorf("stock figures: a row of %d columns", len(row))
-	}
-	var ints [6]int64
-	for i, col := range []int{1, 2, 5, 6, 7, 8} {
-		n, err := strconv.ParseInt(string(row[col]), 10, 64)
-		if err != nil {
-			return fmt.Errorf("stock figures: %w", err)
-		}
-		ints[i] = n
-	}
-	s.add(string(row[0]), ints[0], ints[1], string(row[3]), string(row[4]) == "t", ints[2], ints[3], ints[4], ints[5])
-	return nil
 }
 
 // StockOf reads stockOfSQL in one round trip.

@@ -38,9 +38,7 @@ func (r idempotency) Claim(ctx context.Context, key, endpoint, fingerprint strin
 }
 
 func (r idempotency) Complete(ctx context.Context, key string, response []byte) error {
-	// Nothing reads the response before the commit: on PostgreSQL it goes
-	// with the transaction's last statements (execSoon).
-	return r.s.execSoon(ctx, "UPDATE idempotency_keys SET response = ? WHERE key = ?", response, key)
+	return r.s.exec(ctx, "UPDATE idempotency_keys SET response = ? WHERE key = ?", response, key)
 }
 
 func (r idempotency) Purge(ctx context.Context, before time.Time) (int, error) {

@@ -143,16 +143,6 @@ func (l *lotsLoaded) into(s *store, ws *stock.WorkingSet, mappings []*stock.Mapp
 	return nil
 }
 
-// lotsHint is what a batch's first reads found of its products' tracking,
-// before their lock.
-type lotsHint int
-
-const (
-	trackingUnknown lotsHint = iota
-	noneTracked
-	someTracked
-)
-
 // lockArticlesTrackedSQL is lockArticlesSQL that also tells which of the
 // products are lot-tracked (lot_tracked changes only under the same lock).
 const lockArticlesTrackedSQL = "SELECT id, lot_tracked FROM article_details WHERE id " + inIDsMarker + " ORDER BY id"
@@ -281,10 +271,9 @@ const lotStockPerInsert = 1000
 // lot-tracked product: what changed since this transaction read it (a
 // lot's row updated in place, set-based as the mappings are; one that
 // emptied deleted; a new one inserted), or for a mapping it did not read,
-// all of it. Nothing reads
-// them before the commit, so on PostgreSQL the statements wait in
-// execSoon for the transaction's next round trip. Products that are not
-// lot-tracked cost nothing here.
+// all of it. On PostgreSQL the statements travel in the pgx batch of the
+// stock's Save (oneTrip). Products that are not lot-tracked cost nothing
+// here.
 func (r stockMappings) saveLots(ctx context.Context, ws *stock.WorkingSet, upserted, removed []*stock.Mapping) error {
 	if changes := ws.LotChanges(); len(changes) > 0 {
 		for start := 0; start < len(changes); start += lotStockPerInsert {
@@ -293,7 +282,7 @@ func (r stockMappings) saveLots(ctx context.Context, ws *stock.WorkingSet, upser
 			for _, l := range chunk {
 				args = append(args, l.ArticleDetailID, l.Number, dateArg(l.BestBefore), l.ExpiryCounted, r.s.db.dialect.nowValue())
 			}
-			if err := r.s.execSoon(ctx, `INSERT INTO lots (article_detail_id, number, best_before, expiry_counted, created_at)
+			if err := r.s.exec(ctx, `INSERT INTO lots (article_detail_id, number, best_before, expiry_counted, created_at)
 VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?), ", len(chunk)), ", ")+`
 ON CONFLICT (article_detail_id, number) DO UPDATE SET expiry_counted = excluded.expiry_counted`, args...); err != nil {
 				return err
@@ -359,7 +348,7 @@ ON CONFLICT (article_detail_id, number) DO UPDATE SET expiry_counted = excluded.
 		for _, l := range chunk {
 			args = append(args, l.ArticleDetailID, l.BinLocationID, l.WarehouseID, l.LotNumber, l.Stock, l.ReservedStock)
 		}
-		if err := r.s.execSoon(ctx, `INSERT INTO lot_stock (article_detail_id, bin_location_id, warehouse_id, lot_number, stock, reserved_stock)
+		if err := r.s.exec(ctx, `INSERT INTO lot_stock (article_detail_id, bin_location_id, warehouse_id, lot_number, stock, reserved_stock)
 VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?), ", len(chunk)), ", "), args...); err != nil {
 			return err
 		}

@@ -2,11 +2,11 @@ package bunstore
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/schema"
 
@@ -37,48 +37,10 @@ func TestLotDateReadsWhatEitherDatabaseAnswers(t *testing.T) {
 	}
 }
 
-func TestLotsFromTextReadsPostgreSQLsTextRows(t *testing.T) {
-	row := func(fields ...string) [][]byte {
-		out := make([][]byte, len(fields))
-		for i, f := range fields {
-			if f != "NULL" {
-				out[i] = []byte(f)
-			}
-		}
-		return out
-	}
-	got, err := lotsFromText(&pgconn.Result{Rows: [][][]byte{
-		row("t", "7", "NULL", "NULL", "NULL", "NULL", "NULL", "NULL"),
-		row("l", "7", "L-1", "2026-12-24", "f", "NULL", "NULL", "NULL"),
-		row("l", "7", "L-2", "NULL", "t", "NULL", "NULL", "NULL"),
-		row("s", "7", "L-1", "NULL", "NULL", "3", "5", "2"),
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	date := time.Date(2026, 12, 24, 0, 0, 0, 0, time.UTC)
-	if len(got.tracked) != 1 || got.tracked[0] != 7 || len(got.lots) != 2 ||
-		got.lots[0].Number != "L-1" || got.lots[0].BestBefore == nil || !got.lots[0].BestBefore.Equal(date) || got.lots[0].ExpiryCounted ||
-		got.lots[1].BestBefore != nil || !got.lots[1].ExpiryCounted {
-		t.Errorf("lots %+v", got)
-	}
-	if s := got.stock[mappingKeyOf{7, 3}]; len(s) != 1 || s[0] != (stock.LotStock{Number: "L-1", Stock: 5, ReservedStock: 2}) {
-		t.Errorf("lot stock %+v", got.stock)
-	}
-	if none, err := lotsFromText(&pgconn.Result{}); none != nil || err != nil {
-		t.Errorf("no tracked product: %+v, %v; want nothing to do", none, err)
-	}
-	for _, bad := range [][][]byte{row("t", "7"), row("s", "7", "L", "NULL", "NULL", "x", "1", "0"), row("l", "7", "L", "someday", "f", "NULL", "NULL", "NULL")} {
-		if _, err := lotsFromText(&pgconn.Result{Rows: [][][]byte{bad}}); err == nil {
-			t.Errorf("row %q accepted", bad)
-		}
-	}
-}
-
-// On PostgreSQL the locations' statement tells whether a product is
-// lot-tracked, without its lock; the lock's answer decides, and a product
-// that became lot-tracked in between still gets its lots.
-func TestPostgresLoadsTheLotsWhateverTheLocationsFound(t *testing.T) {
+// On PostgreSQL the locations' statement reads which products exist and
+// which are lot-tracked, without their lock; the working set is built from
+// that, and should the lock find otherwise, the attempt starts over.
+func TestPostgresLoadsTheLotsOfWhatTheLockFinds(t *testing.T) {
 	db, err := Open(testdb.Postgres(t))
 	if err != nil {
 		t.Fatal(err)
@@ -96,42 +58,47 @@ INSERT INTO stock_mappings (bin_location_id, warehouse_id, article_detail_id, st
 INSERT INTO lot_stock (article_detail_id, bin_location_id, warehouse_id, lot_number, stock) VALUES (1, 10, 1, 'L1', 5)`); err != nil {
 		t.Fatal(err)
 	}
-	load := func(article int64, hint lotsHint) (found lotsHint, ws *stock.WorkingSet) {
+	// load reads the locations and then locks and loads, as Load does,
+	// with what the locations found replaced by believed when it is set.
+	load := func(article int64, believed *foundArticles) (*foundArticles, *stock.WorkingSet, error) {
 		t.Helper()
-		err := db.Write(ctx, func(ctx context.Context, s ports.Store) error {
+		var found *foundArticles
+		var ws *stock.WorkingSet
+		err := db.dialect.attempt(ctx, db, func(ctx context.Context, s ports.Store) error {
 			st := s.(*store)
 			var scope stock.Scope
 			scope.Add(article, stock.LocationSpec{BinLocation: &stock.BinLocationSpec{ID: 10}})
-			warehouses, bins, h, err := st.db.dialect.locations(ctx, st, scope.Locations(), scope.Articles())
+			warehouses, bins, f, err := st.db.dialect.locations(ctx, st, scope.Locations(), scope.Articles())
 			if err != nil {
 				return err
 			}
-			found = h
-			if hint == trackingUnknown {
-				hint = h
+			found = f
+			if believed != nil {
+				f = believed
 			}
-			ws, err = st.db.dialect.lockAndLoad(ctx, st, scope, time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC), warehouses, bins, hint)
+			ws, err = st.db.dialect.lockAndLoad(ctx, st, scope, time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC), warehouses, bins, f)
 			return err
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return found, ws
+		return found, ws, err
 	}
-	if found, ws := load(2, trackingUnknown); found != noneTracked || ws.LotTracked(2) || len(ws.Mappings()) != 1 || ws.Mappings()[0].Stock() != 3 {
-		t.Errorf("untracked: hint %v, mappings %v", found, ws.Mappings())
+	found, ws, err := load(2, nil)
+	if err != nil || !slices.Equal(found.existing, []int64{2}) || len(found.tracked) != 0 || ws.LotTracked(2) || len(ws.Mappings()) != 1 || ws.Mappings()[0].Stock() != 3 {
+		t.Fatalf("untracked: found %+v, %v", found, err)
 	}
-	for _, hint := range []lotsHint{trackingUnknown, noneTracked} {
-		found, ws := load(1, hint)
-		if found != someTracked {
-			t.Errorf("the locations found hint %v, want some tracked", found)
-		}
-		l, ok := ws.Lot(1, "L1")
-		if !ws.LotTracked(1) || !ok || l.BestBefore == nil || l.BestBefore.Format(stock.DateLayout) != "2030-01-01" {
-			t.Errorf("hint %v: tracked %v, lot %+v %v", hint, ws.LotTracked(1), l, ok)
-		}
-		if ms := ws.Mappings(); len(ms) != 1 || !slices.Equal(ms[0].Lots(), []stock.LotStock{{Number: "L1", Stock: 5}}) {
-			t.Errorf("hint %v: mappings %v", hint, ms)
+	found, ws, err = load(1, nil)
+	if err != nil || !slices.Equal(found.tracked, []int64{1}) {
+		t.Fatalf("tracked: found %+v, %v", found, err)
+	}
+	l, ok := ws.Lot(1, "L1")
+	if !ws.LotTracked(1) || !ok || l.BestBefore == nil || l.BestBefore.Format(stock.DateLayout) != "2030-01-01" {
+		t.Errorf("tracked %v, lot %+v %v", ws.LotTracked(1), l, ok)
+	}
+	if ms := ws.Mappings(); len(ms) != 1 || !slices.Equal(ms[0].Lots(), []stock.LotStock{{Number: "L1", Stock: 5}}) {
+		t.Errorf("mappings %v", ms)
+	}
+	for _, believed := range []*foundArticles{{existing: []int64{1}}, {}} {
+		if _, _, err := load(1, believed); !errors.Is(err, errArticlesChanged) || !retryable(err) {
+			t.Errorf("believing %+v: %v, want the attempt started over", believed, err)
 		}
 	}
 }

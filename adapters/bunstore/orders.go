@@ -245,7 +245,8 @@ func assembleOrders(rows []orderRow, details []orderDetailRow, holds []reservati
 
 // Save writes the statuses and shipped quantities of the orders in two
 // statements, however many orders and positions a batch touched, and
-// their reservations; none of them is read before the commit.
+// their reservations: on PostgreSQL one pgx batch, one round trip
+// (oneTrip).
 func (r orders) Save(ctx context.Context, os ...*domorder.Order) error {
 	r.s.saved.Order(os...)
 	var orderIDs, detailIDs []int64
@@ -269,20 +270,20 @@ func (r orders) Save(ctx context.Context, os ...*domorder.Order) error {
 	if len(orderIDs) == 0 {
 		return nil
 	}
-	if err := r.saveReservations(ctx, detailIDs, holds); err != nil {
-		return err
-	}
-	return r.s.db.dialect.saveOrders(ctx, r.s, orderStates{
-		orderIDs: orderIDs, orderStatus: orderStatus, orderEmail: orderEmail,
-		detailIDs: detailIDs, shipped: shipped, outstanding: outstanding, returns: returned, detailStatus: detailStatus,
+	return r.s.oneTrip(ctx, func() error {
+		if err := r.saveReservations(ctx, detailIDs, holds); err != nil {
+			return err
+		}
+		return r.s.db.dialect.saveOrders(ctx, r.s, orderStates{
+			orderIDs: orderIDs, orderStatus: orderStatus, orderEmail: orderEmail,
+			detailIDs: detailIDs, shipped: shipped, outstanding: outstanding, returns: returned, detailStatus: detailStatus,
+		})
 	})
 }
 
 // saveReservations replaces the reservations of the positions by holds.
-// Nothing reads them before the commit, so the statements wait in execSoon
-// (a shipment holds its products' locks for fewer round trips).
 func (r orders) saveReservations(ctx context.Context, detailIDs []int64, holds []reservationRow) error {
-	if err := r.s.execSoon(ctx, "DELETE FROM reservations WHERE order_detail_id ?", r.s.inIDs(detailIDs)); err != nil {
+	if err := r.s.exec(ctx, "DELETE FROM reservations WHERE order_detail_id ?", r.s.inIDs(detailIDs)); err != nil {
 		return err
 	}
 	for start := 0; start < len(holds); start += reservationsPerInsert {
@@ -291,7 +292,7 @@ func (r orders) saveReservations(ctx context.Context, detailIDs []int64, holds [
 		for _, h := range chunk {
 			args = append(args, h.OrderDetailID, h.BinLocationID, h.WarehouseID, h.ArticleDetailID, h.Quantity, h.Position, h.LotNumber)
 		}
-		if err := r.s.execSoon(ctx, `INSERT INTO reservations (order_detail_id, bin_location_id, warehouse_id, article_detail_id, quantity, position, lot_number)
+		if err := r.s.exec(ctx, `INSERT INTO reservations (order_detail_id, bin_location_id, warehouse_id, article_detail_id, quantity, position, lot_number)
 VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?), ", len(chunk)), ", "), args...); err != nil {
 			return err
 		}

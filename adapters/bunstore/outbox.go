@@ -45,11 +45,9 @@ func (s *store) Outbox() ports.OutboxRepository {
 	}}
 }
 
-// Enqueue queues the mail, due at once on the database's clock. Nothing
-// reads it before the commit, so it waits in execSoon: a shipment holds its
-// products' locks for one round trip fewer.
+// Enqueue queues the mail, due at once on the database's clock.
 func (r outbox) Enqueue(ctx context.Context, m ports.Mail, at time.Time) error {
-	return r.s.execSoon(ctx, `INSERT INTO mail_outbox (recipient, subject, body, attempts, last_error, next_attempt_at, created_at)
+	return r.s.exec(ctx, `INSERT INTO mail_outbox (recipient, subject, body, attempts, last_error, next_attempt_at, created_at)
 VALUES (?, ?, ?, 0, '', ?, ?)`, m.To, m.Subject, m.Body, r.s.db.dialect.nowValue(), at.UTC())
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -21,8 +20,8 @@ import (
 
 // postgresDialect is PostgreSQL, the production database: many instances
 // share it, so writers lock the rows they change (products in id order,
-// see the storage README), and a write transaction keeps to as few round
-// trips as it can (execSoon, queryAfterPending).
+// see the storage README), and a port call that sends several statements
+// sends them as one pgx batch, in one round trip (sendBatch).
 type postgresDialect struct{}
 
 func openPostgres(databaseURL string) (*DB, error) {
@@ -46,7 +45,6 @@ func openPostgres(databaseURL string) (*DB, error) {
 	sqldb.SetMaxIdleConns(32)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
 	db := bun.NewDB(sqldb, pgdialect.New())
-	db.AddQueryHook(flushBeforeQuery{})
 	return &DB{bun: db, dialect: postgresDialect{}}, nil
 }
 
@@ -118,56 +116,30 @@ func (pg postgresDialect) queryIDs(ctx context.Context, s *store, query string, 
 	return rows, func() {}, err
 }
 
-// execSoon, in a write transaction, holds the statement back to go in one
-// round trip with the transaction's next statement (the simple protocol
-// takes several statements in one query, and stops at the first that
-// fails, which fails the transaction): with a read through
-// queryAfterPending, with the next statement bun sends (flushBeforeQuery),
-// or at the latest before the commit. Elsewhere it runs at once.
-func (postgresDialect) execSoon(ctx context.Context, s *store, query string, args ...any) error {
-	if s.conn == nil {
-		_, err := s.idb.ExecContext(ctx, query, args...)
-		return err
-	}
-	s.soon, s.soonArgs = append(s.soon, query), append(s.soonArgs, args...)
-	return nil
-}
-
 // claimKey: an insert that collides with a racing, uncommitted insert of
 // the same key waits for it to commit, so the loser then reads the
-// winner's stored result instead of running again. It goes with what waits
-// in execSoon (a transaction's BEGIN: the claim is a batch's first
-// statement).
+// winner's stored result instead of running again.
 func (postgresDialect) claimKey(ctx context.Context, s *store, row *idempotencyRow) (bool, error) {
-	const claim = `INSERT INTO idempotency_keys (key, endpoint, fingerprint, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`
-	args := []any{row.Key, row.Endpoint, row.Fingerprint, row.CreatedAt}
-	if s.conn == nil {
-		res, err := s.idb.ExecContext(ctx, claim, args...)
-		if err != nil {
-			return false, err
-		}
-		n, err := res.RowsAffected()
-		return n == 1, err
-	}
-	results, err := s.queryAfterPending(ctx, []string{claim}, args...)
+	res, err := s.idb.ExecContext(ctx, `INSERT INTO idempotency_keys (key, endpoint, fingerprint, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
+		row.Key, row.Endpoint, row.Fingerprint, row.CreatedAt)
 	if err != nil {
 		return false, err
 	}
-	return results[0].CommandTag.RowsAffected() == 1, nil
+	n, err := res.RowsAffected()
+	return n == 1, err
 }
 
-// attempt runs fn in one transaction that it opens and closes
-// itself on one connection, rather than through database/sql's Tx, so that
-// BEGIN waits in execSoon for the first statement and COMMIT goes in one
-// round trip with the last ones (queryAfterPending): the statements that
-// take the feed lock and the commit that releases it are one round trip,
-// and no scheduling of this goroutine falls between them.
+// attempt runs fn in one transaction that it opens and closes itself on
+// one connection, rather than through database/sql's Tx, so that the
+// store's pgx batches (sendBatch) and bun's statements share it, and so
+// that COMMIT's answer is read: a transaction that failed unnoticed answers
+// it with ROLLBACK.
 func (postgresDialect) attempt(ctx context.Context, db *DB, fn func(ctx context.Context, s ports.Store) error) (err error) {
 	conn, err := db.bun.Conn(ctx)
 	if err != nil {
 		return err
 	}
-	s := &store{db: db, idb: conn, conn: conn.Conn, write: true, soon: []string{"BEGIN"}}
+	s := &store{db: db, idb: conn, conn: conn.Conn, write: true}
 	committed := false
 	defer func() {
 		if !committed {
@@ -175,22 +147,29 @@ func (postgresDialect) attempt(ctx context.Context, db *DB, fn func(ctx context.
 		}
 		conn.Close()
 	}()
-	err = fn(context.WithValue(ctx, storeKey{}, s), s)
-	if s.pendingErr != nil {
-		// A statement that failed in a flush the query hook made: the
-		// statement after it only met the aborted transaction.
-		return s.pendingErr
-	}
-	if err != nil {
+	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
 		return err
 	}
-	results, err := s.queryAfterPending(ctx, []string{"COMMIT"})
-	if err != nil {
+	if err := fn(ctx, s); err != nil {
+		return err
+	}
+	// COMMIT travels in the pgx batch of the transaction's last statements
+	// (lastTrip), so that the feed lock they take is held for one round trip.
+	commit := s.last
+	if commit == nil {
+		commit = &pgx.Batch{}
+	}
+	s.last = nil
+	var tag string
+	commit.Queue("COMMIT").Exec(func(ct pgconn.CommandTag) error {
+		tag = ct.String()
+		return nil
+	})
+	if err := s.sendBatch(ctx, commit); err != nil {
 		return err
 	}
 	committed = true
-	// A transaction that had failed answers COMMIT with ROLLBACK.
-	if tag := results[0].CommandTag.String(); tag != "COMMIT" {
+	if tag != "COMMIT" {
 		return fmt.Errorf("commit: the transaction was rolled back (%s)", tag)
 	}
 	return nil
@@ -221,66 +200,34 @@ func (s *store) rollback(ctx context.Context) {
 	})
 }
 
-// storeKey carries the write transaction's store in the context its use
-// case runs with, for flushBeforeQuery.
-type storeKey struct{}
-
-// flushBeforeQuery is the query hook that keeps execSoon safe on
-// PostgreSQL: before any statement bun sends in a write transaction, the
-// statements execSoon still holds go first, so nothing reads past a write
-// that waits. Where a reader can take them along in its own round trip, it
-// uses queryAfterPending instead.
-type flushBeforeQuery struct{}
-
-func (flushBeforeQuery) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context {
-	if s, ok := ctx.Value(storeKey{}).(*store); ok && len(s.soon) > 0 {
-		if err := s.flush(ctx); err != nil && s.pendingErr == nil {
-			s.pendingErr = err
-		}
+// sendBatch sends b's statements in one round trip on the transaction's
+// connection (or on one of the pool's outside a write transaction) and
+// runs each statement's callback on its result. In the simple protocol pgx
+// sends them as one query of several statements, which PostgreSQL runs in
+// order and stops at the first that fails; each still starts with a
+// snapshot of its own (READ COMMITTED), so a read after a lock sees what
+// the lock's previous holder committed.
+func (s *store) sendBatch(ctx context.Context, b *pgx.Batch) error {
+	if s.last != nil {
+		return errAfterLast
 	}
-	return ctx
-}
-
-func (flushBeforeQuery) AfterQuery(context.Context, *bun.QueryEvent) {}
-
-// flush runs the statements execSoon holds, in one round trip.
-func (s *store) flush(ctx context.Context) error {
-	if len(s.soon) == 0 {
+	if b.Len() == 0 {
 		return nil
 	}
-	query, args := strings.Join(s.soon, ";\n"), s.soonArgs
-	s.soon, s.soonArgs = nil, nil
-	_, err := s.idb.ExecContext(ctx, query, args...)
-	return err
-}
-
-// queryAfterPending sends what execSoon holds and then the queries, each
-// one statement, in one round trip (PostgreSQL, in a write transaction) and
-// returns the queries' results, rows of text values. In READ COMMITTED
-// every statement of the round trip reads its own snapshot, taken when it
-// starts: a query after one that waited for a lock sees what the holder of
-// the lock committed.
-func (s *store) queryAfterPending(ctx context.Context, queries []string, args ...any) ([]*pgconn.Result, error) {
-	if s.conn == nil {
-		return nil, errors.New("queryAfterPending needs a PostgreSQL write transaction")
+	conn := s.conn
+	if conn == nil {
+		c, err := s.db.bun.DB.Conn(ctx)
+		if err != nil {
+			return err
+		}
+		defer c.Close()
+		conn = c
 	}
-	text := s.db.bun.QueryGen().FormatQuery(strings.Join(append(s.soon, queries...), ";\n"), append(s.soonArgs, args...)...)
-	s.soon, s.soonArgs = nil, nil
-	var results []*pgconn.Result
-	err := s.conn.Raw(func(driverConn any) error {
+	return conn.Raw(func(driverConn any) error {
 		c, ok := driverConn.(*stdlib.Conn)
 		if !ok {
-			return fmt.Errorf("queryAfterPending: a %T is not pgx's", driverConn)
+			return fmt.Errorf("sendBatch: a %T is not pgx's", driverConn)
 		}
-		var err error
-		results, err = c.Conn().PgConn().Exec(ctx, text).ReadAll()
-		return err
+		return c.Conn().SendBatch(ctx, b).Close()
 	})
-	if err != nil {
-		return nil, err
-	}
-	if len(results) < len(queries) {
-		return nil, fmt.Errorf("queryAfterPending: %d results for %d queries", len(results), len(queries))
-	}
-	return results[len(results)-len(queries):], nil
 }

@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5"
 	"github.com/shopstock/inventory/domain/event"
 	"github.com/shopstock/inventory/domain/stock"
 	domainstock "github.com/shopstock/inventory/domain/stock"
@@ -21,85 +20,49 @@ import (
 )
 
 // lockAndLoad, in a write transaction, locks the products and reads their
-// mappings in one round trip, two statements: the mappings' statement starts after the
-// lock was granted, so it reads what the previous holder committed. The
-// mappings asked for are those of every product the scope names, as if all
-// existed; a product that does not has no mappings, so when the lock finds
-// fewer, the working set of those that exist takes the same rows.
+// mappings in one pgx batch, one round trip: the mappings' statements start
+// after the lock was granted, so they read what the previous holder
+// committed. The working set is built once, before the batch, from what
+// locations read of the products without their lock; should the lock find
+// other products, or other lot-tracked ones (created, deleted or changed in
+// between), the attempt starts over (errArticlesChanged).
 //
-// The lots of lot-tracked products come along (lotsPostgres), unless the
-// locations' statement found none of the products lot-tracked (hint): the
-// lock's statement reads lot_tracked under the lock, and only should a
-// product have become lot-tracked in between do the lots cost a round trip
-// of their own.
-func (pg postgresDialect) lockAndLoad(ctx context.Context, s *store, scope stock.Scope, now time.Time, warehouses []stock.KnownWarehouse, bins []stock.Bin, hint lotsHint) (*stock.WorkingSet, error) {
+// The lots of lot-tracked products come along (lotsBatch), only when the
+// scope has some.
+func (pg postgresDialect) lockAndLoad(ctx context.Context, s *store, scope stock.Scope, now time.Time, warehouses []stock.KnownWarehouse, bins []stock.Bin, found *foundArticles) (*stock.WorkingSet, error) {
 	ids := scope.Articles()
-	if s.conn == nil || len(ids) == 0 {
+	if s.conn == nil || len(ids) == 0 || found == nil {
 		return lockThenLoad(ctx, s, scope, now, warehouses, bins)
 	}
-	ws := stock.NewWorkingSet(scope, now, warehouses, bins, ids)
+	ws := stock.NewWorkingSet(scope, now, warehouses, bins, found.existing)
 	needs := ws.MappingNeeds()
-	queries, args := mappingQueriesPostgres(needs)
-	queries = append([]string{strings.ReplaceAll(lockArticlesTrackedSQL, inIDsMarker, "?") + " FOR " + productLock}, queries...)
-	args = append([]any{s.inIDs(ids)}, args...)
-	warehouseIDs := make([]int64, len(warehouses))
-	for i, w := range warehouses {
-		warehouseIDs[i] = w.ID
+	var b pgx.Batch
+	var locked, tracked []int64
+	b.Queue(strings.ReplaceAll(lockArticlesTrackedSQL, inIDsMarker, "= ANY($1::bigint[])")+" FOR "+productLock, ids).Query(func(rows pgx.Rows) error {
+		for rows.Next() {
+			var id int64
+			var lotTracked bool
+			if err := rows.Scan(&id, &lotTracked); err != nil {
+				return err
+			}
+			locked = append(locked, id)
+			if lotTracked {
+				tracked = append(tracked, id)
+			}
+		}
+		return rows.Err()
+	})
+	var rows []loadedMappingRow
+	queueMappings(&b, needs, &rows)
+	var lots *lotsLoaded
+	if len(found.tracked) > 0 {
+		lots = queueLots(&b, found.tracked, needs)
 	}
-	withLots := hint != noneTracked
-	if withLots {
-		queries, args = append(queries, lotsPostgres), append(args, lotsArgs(ids, needs)...)
-	}
-	queries, args = append(queries, snapshotQueries...), append(args, snapshotArgs(ids, warehouseIDs)...)
-	results, err := s.queryAfterPending(ctx, queries, args...)
-	if err != nil {
+	if err := s.sendBatch(ctx, &b); err != nil {
 		return nil, fmt.Errorf("lock article details and load their mappings: %w", err)
 	}
-	snapshots := results[len(results)-len(snapshotQueries):]
-	results = results[:len(results)-len(snapshotQueries)]
-	var lots *lotsLoaded
-	if withLots {
-		if lots, err = lotsFromText(results[len(results)-1]); err != nil {
-			return nil, err
-		}
-		results = results[:len(results)-1]
-	}
-	existing := ids
-	anyTracked := false
-	for _, row := range results[0].Rows {
-		anyTracked = anyTracked || (len(row) > 1 && string(row[1]) == "t")
-	}
-	if found := len(results[0].Rows); found < len(ids) {
-		existing = make([]int64, 0, found)
-		for _, row := range results[0].Rows {
-			id, err := strconv.ParseInt(string(row[0]), 10, 64)
-			if err != nil {
-				return nil, fmt.Errorf("lock article details: %w", err)
-			}
-			existing = append(existing, id)
-		}
-		ws = stock.NewWorkingSet(scope, now, warehouses, bins, existing)
-		needs = ws.MappingNeeds()
-	}
-	if !withLots && anyTracked {
-		// A product became lot-tracked after the locations were read.
-		res, err := s.queryAfterPending(ctx, []string{lotsPostgres}, lotsArgs(existing, needs)...)
-		if err != nil {
-			return nil, fmt.Errorf("load lots: %w", err)
-		}
-		if lots, err = lotsFromText(res[0]); err != nil {
-			return nil, err
-		}
-	}
-	var rows []loadedMappingRow
-	for _, res := range results[1:] {
-		for _, fields := range res.Rows {
-			row, err := mappingFromText(fields)
-			if err != nil {
-				return nil, err
-			}
-			rows = append(rows, row)
-		}
+	if !slices.Equal(locked, found.existing) || !slices.Equal(tracked, found.tracked) {
+		return nil, errArticlesChanged
 	}
 	mappings, mappingBins, err := stockMappings{s}.loaded(rows)
 	if err != nil {
@@ -109,146 +72,62 @@ func (pg postgresDialect) lockAndLoad(ctx context.Context, s *store, scope stock
 		return nil, err
 	}
 	ws.Loaded(needs, mappings, mappingBins)
-	if s.prelocked, err = prelock(snapshots, existing, warehouseIDs); err != nil {
-		return nil, err
-	}
 	return ws, nil
 }
 
-// lotsPostgres reads, in lockAndLoad's round trip and after the products'
-// lock, which of them are lot-tracked (kind t), their lots (l) and what the
-// lots hold on the mappings wanted (s), found the way the mappings are
-// (mappingQueriesPostgres): a statement of its own that costs a scope
-// without lot-tracked products one index probe per product and no round
-// trip (the reads of lot stock stop at their one-time filter). Every
-// column is text in the simple protocol's answer. Its arguments are
-// lotsArgs.
-const lotsPostgres = `WITH t AS (SELECT id FROM article_details WHERE id = ANY(?::bigint[]) AND lot_tracked)
-SELECT 't', t.id, NULL::text, NULL::text, NULL::boolean, NULL::bigint, NULL::int, NULL::int FROM t
-UNION ALL
-SELECT 'l', l.article_detail_id, l.number, to_char(l.best_before, 'YYYY-MM-DD'), l.expiry_counted, NULL, NULL, NULL
-FROM t JOIN lots AS l ON l.article_detail_id = t.id
-UNION ALL
-SELECT 's', ls.article_detail_id, ls.lot_number, NULL, NULL, ls.bin_location_id, ls.stock, ls.reserved_stock
-FROM unnest(?::bigint[], ?::bigint[]) AS p(a, x)
-CROSS JOIN LATERAL (SELECT * FROM lot_stock AS ls WHERE ls.article_detail_id = p.a AND ls.warehouse_id = p.x OFFSET 0) AS ls
-WHERE EXISTS (SELECT 1 FROM t) AND p.a IN (SELECT id FROM t)
-UNION ALL
-SELECT 's', ls.article_detail_id, ls.lot_number, NULL, NULL, ls.bin_location_id, ls.stock, ls.reserved_stock
-FROM unnest(?::bigint[], ?::bigint[]) AS p(a, x)
-CROSS JOIN LATERAL (SELECT * FROM lot_stock AS ls WHERE ls.article_detail_id = p.a AND ls.bin_location_id = p.x OFFSET 0) AS ls
-WHERE EXISTS (SELECT 1 FROM t) AND p.a IN (SELECT id FROM t)`
-
-// lotsArgs are lotsPostgres' arguments: the products, and the mappings
-// wanted in warehouses and on bins.
-func lotsArgs(ids []int64, wants stock.MappingNeeds) []any {
-	wa, wx := make([]int64, len(wants.InWarehouse)), make([]int64, len(wants.InWarehouse))
-	for i, p := range wants.InWarehouse {
-		wa[i], wx[i] = p.ArticleDetailID, p.WarehouseID
-	}
-	ba, bx := make([]int64, len(wants.OnBin)), make([]int64, len(wants.OnBin))
-	for i, p := range wants.OnBin {
-		ba[i], bx[i] = p.ArticleDetailID, p.BinLocationID
-	}
-	return []any{pgdialect.Array(ids), pgdialect.Array(wa), pgdialect.Array(wx), pgdialect.Array(ba), pgdialect.Array(bx)}
-}
-
-// lotsFromText reads the answer of lotsPostgres.
-func lotsFromText(res *pgconn.Result) (*lotsLoaded, error) {
-	if len(res.Rows) == 0 {
-		return nil, nil
-	}
-	out := &lotsLoaded{}
-	for _, row := range res.Rows {
-		if len(row) != 8 {
-			return nil, fmt.Errorf("load lots: a row of %d columns", len(row))
-		}
-		article, ok := parseDecimal(string(row[1]))
-		if !ok {
-			return nil, fmt.Errorf("load lots: article detail %q", row[1])
-		}
-		switch string(row[0]) {
-		case "t":
-			out.tracked = append(out.tracked, article)
-		case "l":
-			l := stock.Lot{ArticleDetailID: article, Number: string(row[2]), ExpiryCounted: string(row[4]) == "t"}
-			if row[3] != nil {
-				var d lotDate
-				if err := d.parse(string(row[3])); err != nil {
-					return nil, fmt.Errorf("load lots: %w", err)
-				}
-				l.BestBefore = d.t
+// queueLots adds to b the reads of the tracked products' lots and of what
+// the lots hold on the mappings wanted, found the way the mappings are
+// (queueMappings); the answers fill the result as b's results are read.
+func queueLots(b *pgx.Batch, tracked []int64, wants stock.MappingNeeds) *lotsLoaded {
+	out := &lotsLoaded{tracked: tracked}
+	b.Queue("SELECT article_detail_id, number, best_before, expiry_counted FROM lots WHERE article_detail_id = ANY($1::bigint[]) ORDER BY article_detail_id, id",
+		tracked).Query(func(rows pgx.Rows) error {
+		for rows.Next() {
+			var l stock.Lot
+			var date lotDate
+			if err := rows.Scan(&l.ArticleDetailID, &l.Number, &date, &l.ExpiryCounted); err != nil {
+				return err
 			}
+			l.BestBefore = date.t
 			out.lots = append(out.lots, l)
-		case "s":
-			bin, ok1 := parseDecimal(string(row[5]))
-			n, ok2 := parseDecimal(string(row[6]))
-			reserved, ok3 := parseDecimal(string(row[7]))
-			if !ok1 || !ok2 || !ok3 {
-				return nil, fmt.Errorf("load lot stock: a row of %q", row)
+		}
+		return rows.Err()
+	})
+	isTracked := make(map[int64]bool, len(tracked))
+	for _, id := range tracked {
+		isTracked[id] = true
+	}
+	scan := func(rows pgx.Rows) error {
+		for rows.Next() {
+			var r lotStockRow
+			if err := rows.Scan(&r.ArticleDetailID, &r.BinLocationID, &r.LotNumber, &r.Stock, &r.ReservedStock); err != nil {
+				return err
 			}
-			out.addStock(lotStockRow{ArticleDetailID: article, BinLocationID: bin, LotNumber: string(row[2]), Stock: int(n), ReservedStock: int(reserved)})
+			out.addStock(r)
+		}
+		return rows.Err()
+	}
+	const lotStockOf = `SELECT ls.article_detail_id, ls.bin_location_id, ls.lot_number, ls.stock, ls.reserved_stock
+FROM unnest($1::bigint[], $2::bigint[]) AS p(a, x)
+CROSS JOIN LATERAL (SELECT * FROM lot_stock AS ls WHERE `
+	var wa, wx, ba, bx []int64
+	for _, p := range wants.InWarehouse {
+		if isTracked[p.ArticleDetailID] {
+			wa, wx = append(wa, p.ArticleDetailID), append(wx, p.WarehouseID)
 		}
 	}
-	return out, nil
-}
-
-// prelockedSnapshots are the products' feed snapshots, locked with the
-// products in lockAndLoad's round trip, and what their figures are made
-// of, read after that lock. What they hold changes only when the events
-// are recorded (the totals, the demand, incomingStock are kept by the
-// tracker, not by the writes before it), so lockedSnapshots may answer
-// from them later in the transaction: a writer then holds its products'
-// locks for one round trip less.
-type prelockedSnapshots struct {
-	rows       map[int64]lockedSnapshotRow
-	stockOf    stockOf
-	warehouses map[int64]bool
-}
-
-// prelock keeps the answers when every product that exists has its
-// snapshot (else lockedSnapshots creates the missing ones its own way).
-func prelock(results []*pgconn.Result, existing, warehouseIDs []int64) (*prelockedSnapshots, error) {
-	rows, stockOf, err := lockedSnapshotsFrom(results, len(existing))
-	if err != nil || len(rows) != len(existing) {
-		return nil, err
-	}
-	p := &prelockedSnapshots{rows: make(map[int64]lockedSnapshotRow, len(rows)), stockOf: stockOf, warehouses: make(map[int64]bool, len(warehouseIDs))}
-	for _, row := range rows {
-		p.rows[row.ArticleDetailID] = row
-	}
-	for _, id := range warehouseIDs {
-		p.warehouses[id] = true
-	}
-	return p, nil
-}
-
-// of answers lockedSnapshots for ids and warehouseIDs, if it can.
-func (p *prelockedSnapshots) of(ids, warehouseIDs []int64) ([]lockedSnapshotRow, stockOf, bool) {
-	out := newStockOf(len(ids))
-	rows := make([]lockedSnapshotRow, 0, len(ids))
-	for _, id := range ids {
-		row, ok := p.rows[id]
-		if !ok {
-			return nil, out, false
-		}
-		rows = append(rows, row)
-		if ws, ok := p.stockOf.stocks[id]; ok {
-			out.stocks[id] = ws
-		}
-		if n, ok := p.stockOf.outstanding[id]; ok {
-			out.outstanding[id] = n
+	for _, p := range wants.OnBin {
+		if isTracked[p.ArticleDetailID] {
+			ba, bx = append(ba, p.ArticleDetailID), append(bx, p.BinLocationID)
 		}
 	}
-	for _, id := range warehouseIDs {
-		if !p.warehouses[id] {
-			return nil, out, false
-		}
-		if w, ok := p.stockOf.warehouses[id]; ok {
-			out.warehouses[id] = w
-		}
+	if len(wa) > 0 {
+		b.Queue(lotStockOf+"ls.article_detail_id = p.a AND ls.warehouse_id = p.x OFFSET 0) AS ls", wa, wx).Query(scan)
 	}
-	return rows, out, true
+	if len(ba) > 0 {
+		b.Queue(lotStockOf+"ls.article_detail_id = p.a AND ls.bin_location_id = p.x OFFSET 0) AS ls", ba, bx).Query(scan)
+	}
+	return out
 }
 
 // locations looks up the named warehouses and bins in one
@@ -259,10 +138,10 @@ func (p *prelockedSnapshots) of(ids, warehouseIDs []int64) ([]lockedSnapshotRow,
 // delete wait (and see the new stock). SQLite's immediate transaction holds
 // the whole database instead.
 //
-// For the products of articles it also tells whether any is lot-tracked
-// (kind t, one row when some is), read without their lock: lockAndLoad
-// leaves the lots' reads out of its round trip when none is.
-func (pg postgresDialect) locations(ctx context.Context, s *store, wants stock.LocationNames, articles []int64) ([]stock.KnownWarehouse, []stock.Bin, lotsHint, error) {
+// In a write transaction it also reads which of articles exist and which
+// of those are lot-tracked (kind a), without their lock: lockAndLoad builds
+// the working set from that and reads the lots only when some are.
+func (pg postgresDialect) locations(ctx context.Context, s *store, wants stock.LocationNames, articles []int64) ([]stock.KnownWarehouse, []stock.Bin, *foundArticles, error) {
 	var whIDs []int64
 	var codesByID, whCodes, codesByCode []string
 	for _, b := range wants.BinCodes {
@@ -305,18 +184,18 @@ func (pg postgresDialect) locations(ctx context.Context, s *store, wants stock.L
 		part("b3", binColumns+" FROM unnest(?::text[], ?::text[]) AS p(wc, c) JOIN warehouses AS w ON w.code = p.wc CROSS JOIN LATERAL ("+binByCode+" w.id AND b.code = p.c OFFSET 0) AS b"+lockB,
 			pgdialect.Array(whCodes), pgdialect.Array(codesByCode))
 	}
-	if len(parts) == 0 {
-		return nil, nil, trackingUnknown, nil
+	var found *foundArticles
+	if s.conn != nil && len(articles) > 0 {
+		found = &foundArticles{}
+		part("ar", "SELECT 'a' AS kind, a.id, 0::bigint, '', '', a.lot_tracked::int::bigint FROM article_details AS a"+
+			" WHERE a.id = ANY(?::bigint[])", pgdialect.Array(articles))
 	}
-	hint := trackingUnknown
-	if len(articles) > 0 {
-		hint = noneTracked
-		part("tr", "SELECT 't' AS kind, 0::bigint, 0::bigint, '', '', NULL::bigint"+
-			" WHERE EXISTS (SELECT 1 FROM article_details AS a WHERE a.id = ANY(?::bigint[]) AND a.lot_tracked)", pgdialect.Array(articles))
+	if len(parts) == 0 {
+		return nil, nil, found, nil
 	}
 	rows, err := s.idb.QueryContext(ctx, "WITH "+strings.Join(parts, ", ")+" "+strings.Join(selects, " UNION ALL "), args...)
 	if err != nil {
-		return nil, nil, hint, err
+		return nil, nil, nil, err
 	}
 	defer rows.Close()
 	seen := map[int64]bool{}
@@ -327,10 +206,13 @@ func (pg postgresDialect) locations(ctx context.Context, s *store, wants stock.L
 		var id, warehouseID int64
 		var nullBin sql.NullInt64
 		if err := rows.Scan(&kind, &id, &warehouseID, &code, &warehouseCode, &nullBin); err != nil {
-			return nil, nil, hint, err
+			return nil, nil, nil, err
 		}
-		if kind == "t" {
-			hint = someTracked
+		if kind == "a" {
+			found.existing = append(found.existing, id)
+			if nullBin.Int64 == 1 {
+				found.tracked = append(found.tracked, id)
+			}
 			continue
 		}
 		w := stock.KnownWarehouse{ID: warehouseID, Code: warehouseCode, NullBinLocationID: nullBin.Int64}
@@ -344,85 +226,59 @@ func (pg postgresDialect) locations(ctx context.Context, s *store, wants stock.L
 			warehouses = append(warehouses, w)
 		}
 	}
-	return warehouses, bins, hint, rows.Err()
+	if found != nil {
+		slices.Sort(found.existing)
+		slices.Sort(found.tracked)
+	}
+	return warehouses, bins, found, rows.Err()
 }
 
 // indexJoinsOn keeps PostgreSQL on nested loops over the unique indexes
 // for the statements that follow it in the transaction: with default costs
 // it otherwise prefers hashing a 1000-row list against a scan of the whole
 // mapping table, which is several times slower. indexJoinsOff undoes it.
-// Both go in one round trip with the statement they are for.
-const (
-	indexJoinsOn  = "SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off"
-	indexJoinsOff = "SET LOCAL enable_hashjoin = on; SET LOCAL enable_mergejoin = on"
+// Both go in one round trip with the statement they are for (execIndexJoins).
+var (
+	indexJoinsOn  = []string{"SET LOCAL enable_hashjoin = off", "SET LOCAL enable_mergejoin = off"}
+	indexJoinsOff = []string{"SET LOCAL enable_hashjoin = on", "SET LOCAL enable_mergejoin = on"}
 )
 
-// loadMappings reads the wanted mappings outside a write
-// transaction (a write transaction reads them with the product lock,
-// lockAndLoad).
+// execIndexJoins runs query between indexJoinsOn and indexJoinsOff, in the
+// port call's batch (oneTrip).
+func execIndexJoins(ctx context.Context, s *store, query string, args ...any) error {
+	for _, set := range indexJoinsOn {
+		if err := s.exec(ctx, set); err != nil {
+			return err
+		}
+	}
+	if err := s.exec(ctx, query, args...); err != nil {
+		return err
+	}
+	for _, set := range indexJoinsOff {
+		if err := s.exec(ctx, set); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadMappings reads the wanted mappings outside a write transaction (a
+// write transaction reads them with the product lock, lockAndLoad), in one
+// pgx batch.
 func (pg postgresDialect) loadMappings(ctx context.Context, s *store, wants stock.MappingNeeds) ([]loadedMappingRow, error) {
-	queries, args := mappingQueriesPostgres(wants)
-	var all []loadedMappingRow
-	for i, q := range queries {
-		rows, err := s.idb.QueryContext(ctx, q, args[2*i], args[2*i+1])
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			var row loadedMappingRow
-			var micros sql.NullInt64
-			if err = rows.Scan(&row.ID, &row.BinLocationID, &row.WarehouseID, &row.ArticleDetailID, &row.Stock, &row.ReservedStock,
-				&row.IsDefault, &micros, &row.BinCode); err != nil {
-				break
-			}
-			if micros.Valid {
-				t := time.UnixMicro(micros.Int64).UTC()
-				row.LastStockTake = &t
-			}
-			all = append(all, row)
-		}
-		if err == nil {
-			err = rows.Err()
-		}
-		rows.Close()
-		if err != nil {
-			return nil, err
-		}
+	var b pgx.Batch
+	var rows []loadedMappingRow
+	queueMappings(&b, wants, &rows)
+	if err := s.sendBatch(ctx, &b); err != nil {
+		return nil, err
 	}
-	return all, nil
+	return rows, nil
 }
 
-// mappingFromText reads one row of mappingQueriesPostgres as the simple
-// protocol answers it: every column in text, NULL as nil.
-func mappingFromText(fields [][]byte) (loadedMappingRow, error) {
-	if len(fields) != 9 {
-		return loadedMappingRow{}, fmt.Errorf("load mappings: want 9 columns, got %d", len(fields))
-	}
-	var n [6]int64
-	for i := range n {
-		v, ok := parseDecimal(string(fields[i]))
-		if !ok {
-			return loadedMappingRow{}, fmt.Errorf("load mappings: column %d, %q, is not an integer", i+1, fields[i])
-		}
-		n[i] = v
-	}
-	row := loadedMappingRow{mappingRow: mappingRow{ID: n[0], BinLocationID: n[1], WarehouseID: n[2], ArticleDetailID: n[3],
-		Stock: int(n[4]), ReservedStock: int(n[5]), IsDefault: string(fields[6]) == "t"}, BinCode: string(fields[8])}
-	if fields[7] != nil {
-		t, err := microsTake(string(fields[7]))
-		if err != nil {
-			return loadedMappingRow{}, fmt.Errorf("load mappings: stocktake: %w", err)
-		}
-		row.LastStockTake = t
-	}
-	return row, nil
-}
-
-// mappingQueriesPostgres are the statements that read the wanted mappings,
-// one per kind of want, with their arguments, two each. Each answers one
-// row per mapping in id order: its columns, the last stocktake in
-// microseconds since 1970, and its bin's code when the want named none
-// (else empty).
+// queueMappings adds to b the statements that read the wanted mappings, one
+// per kind of want, whose rows it appends to out. Each answers one row per
+// mapping in id order: its columns, and its bin's code when the want named
+// none (else empty).
 //
 // They join the wanted pairs to the mappings through their indexes and take
 // no row locks: every writer of mappings locks their products first, in id
@@ -431,12 +287,27 @@ func mappingFromText(fields [][]byte) (loadedMappingRow, error) {
 // previous writer committed. The pairs are looked up one by one (LATERAL …
 // OFFSET 0 keeps the planner from hashing a thousand pairs against the
 // whole table instead of using the unique indexes).
-func mappingQueriesPostgres(wants stock.MappingNeeds) (queries []string, args []any) {
+func queueMappings(b *pgx.Batch, wants stock.MappingNeeds, out *[]loadedMappingRow) {
+	scan := func(rows pgx.Rows) error {
+		for rows.Next() {
+			var row loadedMappingRow
+			if err := rows.Scan(&row.ID, &row.BinLocationID, &row.WarehouseID, &row.ArticleDetailID, &row.Stock, &row.ReservedStock,
+				&row.IsDefault, &row.LastStockTake, &row.BinCode); err != nil {
+				return err
+			}
+			if row.LastStockTake != nil {
+				t := row.LastStockTake.UTC()
+				row.LastStockTake = &t
+			}
+			*out = append(*out, row)
+		}
+		return rows.Err()
+	}
 	query := func(pairs, codes string, a, x []int64) {
-		queries = append(queries, `SELECT m.id, m.bin_location_id, m.warehouse_id, m.article_detail_id,
-    m.stock, m.reserved_stock, m.is_default, (EXTRACT(EPOCH FROM m.last_stock_take) * 1000000)::bigint, `+codes+`
-FROM unnest(?::bigint[], ?::bigint[]) AS p(a, x) CROSS JOIN LATERAL (SELECT * FROM stock_mappings AS m WHERE `+pairs+` OFFSET 0) AS m ORDER BY m.id`)
-		args = append(args, pgdialect.Array(a), pgdialect.Array(x))
+		b.Queue(`SELECT m.id, m.bin_location_id, m.warehouse_id, m.article_detail_id,
+    m.stock, m.reserved_stock, m.is_default, m.last_stock_take, `+codes+`
+FROM unnest($1::bigint[], $2::bigint[]) AS p(a, x) CROSS JOIN LATERAL (SELECT * FROM stock_mappings AS m WHERE `+pairs+` OFFSET 0) AS m ORDER BY m.id`,
+			a, x).Query(scan)
 	}
 	if n := len(wants.InWarehouse); n > 0 {
 		a, w := make([]int64, n), make([]int64, n)
@@ -456,17 +327,6 @@ FROM unnest(?::bigint[], ?::bigint[]) AS p(a, x) CROSS JOIN LATERAL (SELECT * FR
 		// A named bin was resolved with its code.
 		query("m.bin_location_id = p.x AND m.article_detail_id = p.a", "''", a, b)
 	}
-	return queries, args
-}
-
-// microsTake reads a stocktake in microseconds since 1970.
-func microsTake(s string) (*time.Time, error) {
-	micros, ok := parseDecimal(s)
-	if !ok {
-		return nil, fmt.Errorf("%q is not a number of microseconds", s)
-	}
-	t := time.UnixMicro(micros).UTC()
-	return &t, nil
 }
 
 // updateMappings sends what every row shares once; the planner is kept on
@@ -487,7 +347,7 @@ func (pg postgresDialect) updateMappings(ctx context.Context, s *store, rows []m
 	if changed&changedTake != 0 {
 		pgColumn(&c, rows, "last_stock_take", "timestamptz", func(m *mappingRow) *time.Time { return m.LastStockTake })
 	}
-	return s.execSoon(ctx, indexJoinsOn+"; "+c.update("stock_mappings", "m")+"; "+indexJoinsOff, c.args...)
+	return execIndexJoins(ctx, s, c.update("stock_mappings", "m"), c.args...)
 }
 
 // appendLedger sends the entries as one array per column (far less text
@@ -512,19 +372,18 @@ func (pg postgresDialect) appendLedger(ctx context.Context, s *store, entries []
 	if anyLot(entries) {
 		pgColumn(&c, entries, "lot_number", "text", func(e *stock.LedgerEntry) *string { return optional(e.LotNumber) })
 	}
-	return s.execSoon(ctx, c.insert("stock_ledger_entries"), c.args...)
+	return s.exec(ctx, c.insert("stock_ledger_entries"), c.args...)
 }
 
 // deleteLotStock sends the mappings as two arrays and keeps the planner on
-// the key's index (see indexJoinsOn), with the transaction's next round
-// trip.
+// the key's index (see indexJoinsOn).
 func (pg postgresDialect) deleteLotStock(ctx context.Context, s *store, mappings []mappingKeyOf) error {
 	articles, bins := make([]int64, len(mappings)), make([]int64, len(mappings))
 	for i, m := range mappings {
 		articles[i], bins[i] = m.article, m.bin
 	}
-	return s.execSoon(ctx, indexJoinsOn+`; DELETE FROM lot_stock AS ls USING unnest(?::bigint[], ?::bigint[]) AS p(a, b)
-WHERE ls.article_detail_id = p.a AND ls.bin_location_id = p.b; `+indexJoinsOff, pgdialect.Array(articles), pgdialect.Array(bins))
+	return execIndexJoins(ctx, s, `DELETE FROM lot_stock AS ls USING unnest(?::bigint[], ?::bigint[]) AS p(a, b)
+WHERE ls.article_detail_id = p.a AND ls.bin_location_id = p.b`, pgdialect.Array(articles), pgdialect.Array(bins))
 }
 
 // updateLots sends each column as one array (what every row shares as one
@@ -536,12 +395,10 @@ func (pg postgresDialect) updateLots(ctx context.Context, s *store, rows []lotSt
 	pgColumn(&c, rows, "lot_number", "text", func(r *lotStockRow) string { return r.LotNumber })
 	pgColumn(&c, rows, "stock", "int", func(r *lotStockRow) int64 { return int64(r.Stock) })
 	pgColumn(&c, rows, "reserved_stock", "int", func(r *lotStockRow) int64 { return int64(r.ReservedStock) })
-	return s.execSoon(ctx, indexJoinsOn+"; "+c.updateKeyed("lot_stock", "ls", 3)+"; "+indexJoinsOff, c.args...)
+	return execIndexJoins(ctx, s, c.updateKeyed("lot_stock", "ls", 3), c.args...)
 }
 
-// queryKept: nothing is kept prepared (the simple protocol), and outside a
-// write transaction (the only place the batch path asks) nothing waits in
-// execSoon.
+// queryKept: nothing is kept prepared (the simple protocol).
 func (pg postgresDialect) queryKept(ctx context.Context, s *store, query string, args ...any) (*sql.Rows, func(), error) {
 	rows, err := s.idb.QueryContext(ctx, query, args...)
 	return rows, func() {}, err
@@ -553,8 +410,8 @@ func (pg postgresDialect) deleteLots(ctx context.Context, s *store, rows []lotSt
 	for i, r := range rows {
 		articles[i], bins[i], numbers[i] = r.mapping.article, r.mapping.bin, r.number
 	}
-	return s.execSoon(ctx, indexJoinsOn+`; DELETE FROM lot_stock AS ls USING unnest(?::bigint[], ?::bigint[], ?::text[]) AS p(a, b, n)
-WHERE ls.article_detail_id = p.a AND ls.bin_location_id = p.b AND ls.lot_number = p.n; `+indexJoinsOff,
+	return execIndexJoins(ctx, s, `DELETE FROM lot_stock AS ls USING unnest(?::bigint[], ?::bigint[], ?::text[]) AS p(a, b, n)
+WHERE ls.article_detail_id = p.a AND ls.bin_location_id = p.b AND ls.lot_number = p.n`,
 		pgdialect.Array(articles), pgdialect.Array(bins), pgdialect.Array(numbers))
 }
 
@@ -642,18 +499,18 @@ func (c *pgColumns) from() string {
 }
 
 var (
-	lockSnapshotsPostgres = strings.ReplaceAll(lockedSnapshotsSQL, inIDsMarker, "= ANY(?::bigint[])") + " FOR UPDATE OF ss"
-	stockOfPostgres       = strings.ReplaceAll(stockOfSQL, inIDsMarker, "= ANY(?::bigint[])")
-	warehousesPostgres    = "SELECT id, code, stock_available_for_sale FROM warehouses WHERE id = ANY(?::bigint[])"
+	lockSnapshotsPostgres = strings.ReplaceAll(lockedSnapshotsSQL, inIDsMarker, "= ANY($1::bigint[])") + " FOR UPDATE OF ss"
+	stockOfPostgres       = strings.ReplaceAll(stockOfSQL, inIDsMarker, "= ANY($1::bigint[])")
+	warehousesPostgres    = "SELECT id, code, stock_available_for_sale FROM warehouses WHERE id = ANY($1::bigint[])"
 )
 
 // recordSeparator separates the events' data in a row of several.
 const recordSeparator = 0x1e
 
-// record adds no round trip: its statements wait in execSoon and
-// go with the COMMIT (postgresDialect.attempt), so that the span holding the
-// feed lock is one round trip. They run in this order: the snapshots'
-// update, outside the span that holds the feed lock; the feed counter's
+// record's statements travel in the round trip of Events().Record
+// (oneTrip), the transaction's last before its COMMIT. They run in this
+// order: the snapshots' update, outside the span that holds the feed lock;
+// the feed counter's
 // update, whose row lock orders the recording transactions by commit (see
 // takePositions), with the events as one row from the first of its
 // positions; then the deliveries, in a statement that starts after the feed
@@ -682,7 +539,7 @@ func (pg postgresDialect) record(ctx context.Context, s *store, snapshots []port
 		types, data = append(types, e.Type...), append(data, e.Data...)
 	}
 	if len(snapshots) > 0 {
-		if err := s.execSoon(ctx, `UPDATE stock_snapshots AS s SET figures = v.figures, below = v.below, outstanding = v.outstanding
+		if err := s.exec(ctx, `UPDATE stock_snapshots AS s SET figures = v.figures, below = v.below, outstanding = v.outstanding
 FROM unnest(?::bigint[], ?::text[], ?::boolean[], ?::bigint[]) AS v(id, figures, below, outstanding)
 WHERE s.article_detail_id = v.id`, pgdialect.Array(ids), pgdialect.Array(figures), pgdialect.Array(below), pgdialect.Array(outstanding)); err != nil {
 			return err
@@ -692,77 +549,66 @@ WHERE s.article_detail_id = v.id`, pgdialect.Array(ids), pgdialect.Array(figures
 		return nil
 	}
 	n := len(evs)
-	return s.execSoon(ctx, `WITH taken AS (UPDATE event_feed SET value = value + ? WHERE name = 'last' RETURNING value)
-INSERT INTO events (id, n, type, created_at, data) SELECT value - ? + 1, ?, ?, ?::timestamptz, ? FROM taken;
-INSERT INTO webhook_deliveries (webhook_id, event_id, type, status, next_attempt_at, created_at)
+	if err := s.exec(ctx, `WITH taken AS (UPDATE event_feed SET value = value + ? WHERE name = 'last' RETURNING value)
+INSERT INTO events (id, n, type, created_at, data) SELECT value - ? + 1, ?, ?, ?::timestamptz, ? FROM taken`,
+		n, n, n, longText(types), at.UTC(), longText(data)); err != nil {
+		return err
+	}
+	return s.exec(ctx, `INSERT INTO webhook_deliveries (webhook_id, event_id, type, status, next_attempt_at, created_at)
 SELECT s.webhook_id, f.value - ? + e.ord, e.type, 'pending', clock_timestamp(), clock_timestamp()
 FROM event_feed AS f, string_to_table(?, ',') WITH ORDINALITY AS e(type, ord)
 JOIN webhook_subscriptions AS s ON s.event_type = e.type
 WHERE f.name = 'last'
-ORDER BY s.webhook_id, e.ord`, n, n, n, longText(types), at.UTC(), longText(data), n, longText(types))
+ORDER BY s.webhook_id, e.ord`, n, longText(types))
 }
 
-// lockedSnapshots sends the lock and the figures' read as statements of
-// one round trip, with whatever execSoon holds before them (the batch's
-// writes): the lock, FOR UPDATE of the snapshots (the products are locked
-// by their writers already), is the first, so the figures' statement starts
-// after it was granted and reads what the previous holder committed.
+// lockedSnapshots sends the lock and the figures' reads as one pgx batch:
+// the lock, FOR UPDATE of the snapshots (the products are locked by their
+// writers already), is the first, so the figures' statements start after it
+// was granted and read what the previous holder committed.
 func (pg postgresDialect) lockedSnapshots(ctx context.Context, s *store, ids, warehouseIDs []int64) ([]lockedSnapshotRow, stockOf, error) {
-	if p := s.prelocked; p != nil {
-		s.prelocked = nil
-		if rows, stockOf, ok := p.of(ids, warehouseIDs); ok {
-			return rows, stockOf, nil
+	out := newStockOf(len(ids))
+	rows := make([]lockedSnapshotRow, 0, len(ids))
+	var b pgx.Batch
+	b.Queue(lockSnapshotsPostgres, ids).Query(func(r pgx.Rows) error {
+		for r.Next() {
+			var row lockedSnapshotRow
+			if err := r.Scan(&row.ArticleDetailID, &row.Figures, &row.Below, &row.Outstanding, &row.Number, &row.Name,
+				&row.ReorderPoint, &row.EAN, &row.LotTracked, &row.Incoming); err != nil {
+				return err
+			}
+			rows = append(rows, row)
 		}
-	}
-	results, err := s.queryAfterPending(ctx, snapshotQueries, snapshotArgs(ids, warehouseIDs)...)
-	if err != nil {
-		return nil, newStockOf(len(ids)), err
-	}
-	return lockedSnapshotsFrom(results, len(ids))
-}
-
-// snapshotQueries lock the snapshots and read what their figures are made
-// of (lockedSnapshots); snapshotArgs are their arguments.
-var snapshotQueries = []string{lockSnapshotsPostgres, stockOfPostgres, warehousesPostgres}
-
-func snapshotArgs(ids, warehouseIDs []int64) []any {
-	return []any{pgdialect.Array(ids), pgdialect.Array(ids), pgdialect.Array(ids), pgdialect.Array(warehouseIDs)}
-}
-
-// lockedSnapshotsFrom reads the answers of snapshotQueries.
-func lockedSnapshotsFrom(results []*pgconn.Result, n int) ([]lockedSnapshotRow, stockOf, error) {
-	stockOf := newStockOf(n)
-	for _, row := range results[2].Rows {
-		id, err := strconv.ParseInt(string(row[0]), 10, 64)
-		if err != nil {
-			return nil, stockOf, fmt.Errorf("warehouses: %w", err)
+		return r.Err()
+	})
+	b.Queue(stockOfPostgres, ids).Query(func(r pgx.Rows) error {
+		for r.Next() {
+			var kind, code string
+			var article, warehouseID, total, reserved, expired, mappings int64
+			var forSale bool
+			if err := r.Scan(&kind, &article, &warehouseID, &code, &forSale, &total, &reserved, &expired, &mappings); err != nil {
+				return err
+			}
+			out.add(kind, article, warehouseID, code, forSale, total, reserved, expired, mappings)
 		}
-		stockOf.warehouses[id] = domainstock.WarehouseStock{WarehouseID: id, WarehouseCode: string(row[1]), StockAvailableForSale: string(row[2]) == "t"}
-	}
-	out := make([]lockedSnapshotRow, 0, n)
-	for _, row := range results[0].Rows {
-		if len(row) != 10 {
-			return nil, stockOf, fmt.Errorf("snapshots: a row of %d columns", len(row))
-		}
-		id, err1 := strconv.ParseInt(string(row[0]), 10, 64)
-		outstanding, err2 := strconv.Atoi(string(row[3]))
-		reorderPoint, err3 := strconv.Atoi(string(row[6]))
-		incoming, err4 := strconv.Atoi(string(row[9]))
-		if err := errors.Join(err1, err2, err3, err4); err != nil {
-			return nil, stockOf, fmt.Errorf("snapshots: %w", err)
-		}
-		out = append(out, lockedSnapshotRow{
-			ArticleDetailID: id, Figures: string(row[1]), Below: string(row[2]) == "t", Outstanding: outstanding,
-			Number: string(row[4]), Name: string(row[5]), ReorderPoint: reorderPoint, EAN: string(row[7]),
-			LotTracked: string(row[8]) == "t", Incoming: incoming,
+		return r.Err()
+	})
+	if len(warehouseIDs) > 0 {
+		b.Queue(warehousesPostgres, warehouseIDs).Query(func(r pgx.Rows) error {
+			for r.Next() {
+				var w domainstock.WarehouseStock
+				if err := r.Scan(&w.WarehouseID, &w.WarehouseCode, &w.StockAvailableForSale); err != nil {
+					return err
+				}
+				out.warehouses[w.WarehouseID] = w
+			}
+			return r.Err()
 		})
 	}
-	for _, row := range results[1].Rows {
-		if err := stockOf.addText(row); err != nil {
-			return nil, stockOf, err
-		}
+	if err := s.sendBatch(ctx, &b); err != nil {
+		return nil, out, err
 	}
-	return out, stockOf, nil
+	return rows, out, nil
 }
 
 func (pg postgresDialect) dropTotals(ctx context.Context, s *store, gone []domainstock.WarehouseTotal) error {
@@ -770,7 +616,7 @@ func (pg postgresDialect) dropTotals(ctx context.Context, s *store, gone []domai
 	for i, t := range gone {
 		articles[i], warehouses[i] = t.ArticleDetailID, t.WarehouseID
 	}
-	return pg.execSoon(ctx, s, `DELETE FROM stock_totals AS t USING unnest(?::bigint[], ?::bigint[]) AS g(a, w)
+	return s.exec(ctx, `DELETE FROM stock_totals AS t USING unnest(?::bigint[], ?::bigint[]) AS g(a, w)
 WHERE t.article_detail_id = g.a AND t.warehouse_id = g.w`, pgdialect.Array(articles), pgdialect.Array(warehouses))
 }
 
@@ -780,20 +626,19 @@ func (pg postgresDialect) keepTotals(ctx context.Context, s *store, kept []domai
 	for i, t := range kept {
 		articles[i], warehouses[i], stocks[i], reserved[i], expired[i], mappings[i] = t.ArticleDetailID, t.WarehouseID, int64(t.Stock), int64(t.ReservedStock), int64(t.Expired), int64(t.Mappings)
 	}
-	return pg.execSoon(ctx, s, `INSERT INTO stock_totals (article_detail_id, warehouse_id, stock, reserved_stock, expired_stock, mappings)
+	return s.exec(ctx, `INSERT INTO stock_totals (article_detail_id, warehouse_id, stock, reserved_stock, expired_stock, mappings)
 SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::int[])`+keepTotalsSet,
 		pgdialect.Array(articles), pgdialect.Array(warehouses), pgdialect.Array(stocks), pgdialect.Array(reserved), pgdialect.Array(expired), pgdialect.Array(mappings))
 }
 
-// saveOrders sends each column as one array, with the transaction's next
-// round trip.
+// saveOrders sends each column as one array.
 func (pg postgresDialect) saveOrders(ctx context.Context, s *store, o orderStates) error {
-	if err := pg.execSoon(ctx, s, `UPDATE orders AS o SET status = v.status, customer_email = v.email
+	if err := s.exec(ctx, `UPDATE orders AS o SET status = v.status, customer_email = v.email
 FROM unnest(?::bigint[], ?::text[], ?::text[]) AS v(id, status, email) WHERE o.id = v.id`,
 		pgdialect.Array(o.orderIDs), pgdialect.Array(o.orderStatus), pgdialect.Array(o.orderEmail)); err != nil {
 		return err
 	}
-	return pg.execSoon(ctx, s, `UPDATE order_details AS d SET shipped = v.shipped, status = v.status, outstanding = v.outstanding, returned = v.returned
+	return s.exec(ctx, `UPDATE order_details AS d SET shipped = v.shipped, status = v.status, outstanding = v.outstanding, returned = v.returned
 FROM unnest(?::bigint[], ?::int[], ?::text[], ?::int[], ?::int[]) AS v(id, shipped, status, outstanding, returned) WHERE d.id = v.id`,
 		pgdialect.Array(o.detailIDs), pgdialect.Array(o.shipped), pgdialect.Array(o.detailStatus), pgdialect.Array(o.outstanding), pgdialect.Array(o.returns))
 }
@@ -802,28 +647,4 @@ func (postgresDialect) articleIDsByNumber(ctx context.Context, s *store, numbers
 	var rows []articleNumberRow
 	err := s.idb.NewRaw("SELECT id, number FROM article_details WHERE number = ANY(?::text[])", pgdialect.Array(numbers)).Scan(ctx, &rows)
 	return rows, err
-}
-
-// parseDecimal reads a decimal integer as the databases write it: an
-// optional minus and at most 18 digits (every integer of a mapping fits).
-func parseDecimal(s string) (int64, bool) {
-	negative := strings.HasPrefix(s, "-")
-	if negative {
-		s = s[1:]
-	}
-	if s == "" || len(s) > 18 {
-		return 0, false
-	}
-	var v int64
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + int64(c-'0')
-	}
-	if negative {
-		v = -v
-	}
-	return v, true
 }

@@ -130,11 +130,6 @@ func (ids inList) AppendQuery(gen schema.QueryGen, b []byte) ([]byte, error) {
 	return append(b, ')'), err
 }
 
-func (*sqliteDialect) execSoon(ctx context.Context, s *store, query string, args ...any) error {
-	_, err := s.idb.ExecContext(ctx, query, args...)
-	return err
-}
-
 func (*sqliteDialect) claimKey(ctx context.Context, s *store, row *idempotencyRow) (bool, error) {
 	res, err := s.idb.NewInsert().Model(row).ExcludeColumn("response").On("CONFLICT (key) DO NOTHING").Exec(ctx)
 	if err != nil {

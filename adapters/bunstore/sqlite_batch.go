@@ -17,9 +17,9 @@ import (
 
 // locations looks the warehouses up, and then the bins, each by the
 // ways the batch names them.
-func (d *sqliteDialect) locations(ctx context.Context, s *store, wants stock.LocationNames, _ []int64) ([]stock.KnownWarehouse, []stock.Bin, lotsHint, error) {
+func (d *sqliteDialect) locations(ctx context.Context, s *store, wants stock.LocationNames, _ []int64) ([]stock.KnownWarehouse, []stock.Bin, *foundArticles, error) {
 	warehouses, bins, err := d.namedLocations(ctx, s, wants)
-	return warehouses, bins, trackingUnknown, err
+	return warehouses, bins, nil, err
 }
 
 func (d *sqliteDialect) namedLocations(ctx context.Context, s *store, wants stock.LocationNames) ([]stock.KnownWarehouse, []stock.Bin, error) {
@@ -456,7 +456,7 @@ func (d *sqliteDialect) articleIDsByNumber(ctx context.Context, s *store, number
 	return rows, err
 }
 
-func (d *sqliteDialect) lockAndLoad(ctx context.Context, s *store, scope stock.Scope, now time.Time, warehouses []stock.KnownWarehouse, bins []stock.Bin, _ lotsHint) (*stock.WorkingSet, error) {
+func (d *sqliteDialect) lockAndLoad(ctx context.Context, s *store, scope stock.Scope, now time.Time, warehouses []stock.KnownWarehouse, bins []stock.Bin, _ *foundArticles) (*stock.WorkingSet, error) {
 	return lockThenLoad(ctx, s, scope, now, warehouses, bins)
 }
 

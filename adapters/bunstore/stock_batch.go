@@ -21,30 +21,28 @@ type locatedBinRow struct {
 // lock keeps other writers off them): a fixed number of statements whatever
 // the batch's size.
 func (r stockMappings) Load(ctx context.Context, scope stock.Scope, now time.Time) (*stock.WorkingSet, error) {
-	warehouses, bins, hint, err := r.s.db.dialect.locations(ctx, r.s, scope.Locations(), scope.Articles())
+	warehouses, bins, found, err := r.s.db.dialect.locations(ctx, r.s, scope.Locations(), scope.Articles())
 	if err != nil {
 		return nil, err
 	}
-	return r.s.db.dialect.lockAndLoad(ctx, r.s, scope, now, warehouses, bins, hint)
+	return r.s.db.dialect.lockAndLoad(ctx, r.s, scope, now, warehouses, bins, found)
 }
 
 // Save writes the working set's changed mappings, their lots (saveLots)
-// and its ledger entries.
-//
-// On PostgreSQL the statements that need no answer (the delete, the
-// updates, the ledger insert) wait in execSoon and go in one round trip with
-// the transaction's next statement: for a batch that records events, the
-// snapshot lock and the figures' read (events.lockedSnapshots).
+// and its ledger entries: on PostgreSQL one pgx batch, one round trip
+// (oneTrip).
 func (r stockMappings) Save(ctx context.Context, ws *stock.WorkingSet) error {
 	r.s.saved.WorkingSet(ws)
 	upserted, removed, entries := ws.Changes()
-	if err := r.apply(ctx, upserted, removed); err != nil {
-		return err
-	}
-	if err := r.saveLots(ctx, ws, upserted, removed); err != nil {
-		return err
-	}
-	return (ledger{r.s}).append(ctx, entries)
+	return r.s.oneTrip(ctx, func() error {
+		if err := r.apply(ctx, upserted, removed); err != nil {
+			return err
+		}
+		if err := r.saveLots(ctx, ws, upserted, removed); err != nil {
+			return err
+		}
+		return (ledger{r.s}).append(ctx, entries)
+	})
 }
 
 const locatedBinColumns = "b.id, b.warehouse_id, b.code, w.code AS warehouse_code, w.null_bin_location_id"
@@ -96,7 +94,7 @@ func (r stockMappings) apply(ctx context.Context, upserted, removed []*stock.Map
 		for i, m := range removed {
 			ids[i] = m.ID()
 		}
-		if err := r.s.execSoon(ctx, "DELETE FROM stock_mappings WHERE id ?", r.s.inIDs(ids)); err != nil {
+		if err := r.s.exec(ctx, "DELETE FROM stock_mappings WHERE id ?", r.s.inIDs(ids)); err != nil {
 			return err
 		}
 	}
@@ -129,12 +127,11 @@ func (r stockMappings) apply(ctx context.Context, upserted, removed []*stock.Map
 		}
 	}
 	if len(inserts) > 0 {
-		if err := r.s.flush(ctx); err != nil {
+		insert, err := r.s.idb.NewInsert().Model(&inserts).ExcludeColumn("id").Returning("NULL").AppendQuery(r.s.db.bun.QueryGen(), nil)
+		if err != nil {
 			return err
 		}
-		if _, err := r.s.idb.NewInsert().Model(&inserts).ExcludeColumn("id").Exec(ctx); err != nil {
-			return err
-		}
+		return r.s.exec(ctx, string(insert))
 	}
 	return nil
 }

@@ -29,41 +29,6 @@ func TestSQLiteTakeReadsWhatTheDriverAnswers(t *testing.T) {
 	}
 }
 
-func TestMappingFromTextReadsPostgreSQLsTextRow(t *testing.T) {
-	text := func(fields ...string) [][]byte {
-		row := make([][]byte, len(fields))
-		for i, f := range fields {
-			if f != "NULL" {
-				row[i] = []byte(f)
-			}
-		}
-		return row
-	}
-	row, err := mappingFromText(text("7", "3", "1", "42", "-5", "0", "t", "1732406400123456", "Fach-ä"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := time.Date(2024, 11, 24, 0, 0, 0, 123456000, time.UTC)
-	if row.ID != 7 || row.BinLocationID != 3 || row.WarehouseID != 1 || row.ArticleDetailID != 42 || row.Stock != -5 ||
-		row.ReservedStock != 0 || !row.IsDefault || row.BinCode != "Fach-ä" || row.LastStockTake == nil || !row.LastStockTake.Equal(want) {
-		t.Errorf("row %+v, stocktake %v", row, row.LastStockTake)
-	}
-	row, err = mappingFromText(text("9", "4", "1", "42", "0", "2", "f", "NULL", ""))
-	if err != nil || row.IsDefault || row.LastStockTake != nil || row.BinCode != "" || row.ReservedStock != 2 {
-		t.Errorf("row without stocktake or code: %+v, %v", row, err)
-	}
-	for _, bad := range [][][]byte{
-		text("1", "2", "3"),
-		text("1", "2", "3", "4", "x", "0", "t", "NULL", ""),
-		text("1", "2", "3", "4", "5", "0", "t", "soon", ""),
-		text("1", "2", "3", "4", "5", "0", "t", "NULL", "", "extra"),
-	} {
-		if _, err := mappingFromText(bad); err == nil {
-			t.Errorf("mappingFromText(%q) accepted", bad)
-		}
-	}
-}
-
 func TestPgColumnsSendWhatRowsShareOnce(t *testing.T) {
 	type row struct {
 		id, stock int64

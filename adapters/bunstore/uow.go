@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/schema"
@@ -67,14 +68,11 @@ type store struct {
 	loadedLots map[mappingKeyOf][]stock.LotStock
 	// conn is the connection of a PostgreSQL write transaction.
 	conn *sql.Conn
-	// soon are statements waiting for flush (PostgreSQL), with their
-	// arguments in order.
-	soon     []string
-	soonArgs []any
-	// pendingErr is the error of a flush that flushBeforeQuery made.
-	pendingErr error
-	// prelocked are the snapshots the last lockAndLoad locked (PostgreSQL).
-	prelocked *prelockedSnapshots
+	// trip is the pgx batch of the port call running in oneTrip.
+	trip *pgx.Batch
+	// last is the pgx batch of the transaction's last statements
+	// (lastTrip), which attempt sends with the COMMIT.
+	last *pgx.Batch
 	// saved is what the transaction's repositories wrote (ports.Saved).
 	saved ports.Saved
 }
@@ -101,7 +99,16 @@ func (s *store) sqlConn() interface {
 	return s.db.bun.DB
 }
 
+// errArticlesChanged: a product of a batch was created, deleted or made
+// lot-tracked between the batch's read of its products and their lock
+// (lockAndLoad), so the working set built from that read is not the one to
+// run; the attempt starts over.
+var errArticlesChanged = errors.New("an article detail of the batch changed while it was being locked")
+
 func retryable(err error) bool {
+	if errors.Is(err, errArticlesChanged) {
+		return true
+	}
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
 		return pgErr.Code == "40001" || pgErr.Code == "40P01"

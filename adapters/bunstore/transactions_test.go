@@ -11,111 +11,10 @@ import (
 
 	"github.com/shopstock/inventory/domain/event"
 
-	"github.com/jackc/pgx/v5/pgconn"
-
 	"github.com/shopstock/inventory/ports"
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// What execSoon holds on PostgreSQL runs before the transaction's next
-// statement, whichever way that statement goes.
-
-func TestPendingWriteRunsBeforeTheNextBunStatement(t *testing.T) {
-	db := retryDB(t)
-	ctx := context.Background()
-	err := db.Write(ctx, func(ctx context.Context, s ports.Store) error {
-		st := s.(*store)
-		if err := st.execSoon(ctx, "INSERT INTO retry_probe (id) VALUES (?)", 3); err != nil {
-			return err
-		}
-		if n := len(st.soon); n == 0 || !strings.HasPrefix(st.soon[n-1], "INSERT INTO retry_probe") {
-			t.Fatalf("waiting: %q, want the insert last", st.soon)
-		}
-		n, err := st.idb.NewSelect().TableExpr("retry_probe").Where("id = 3").Count(ctx)
-		if err != nil {
-			return err
-		}
-		if n != 1 {
-			t.Errorf("the select saw %d rows with id 3: it ran before the insert that waited", n)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-func TestPendingWriteThatFailsIsTheWritesError(t *testing.T) {
-	db := retryDB(t)
-	ctx := context.Background()
-	err := db.Write(ctx, func(ctx context.Context, s ports.Store) error {
-		st := s.(*store)
-		if err := st.execSoon(ctx, "INSERT INTO retry_probe (id) VALUES (1)"); err != nil { // taken
-			return err
-		}
-		var n int
-		return st.idb.NewSelect().TableExpr("retry_probe").ColumnExpr("count(*)").Scan(ctx, &n)
-	})
-	if !isUniqueViolation(err) {
-		t.Fatalf("Write = %v, want the insert's unique violation, not the aborted transaction the select met", err)
-	}
-}
-
-func TestQueryAfterPendingReadsAfterTheWritesInOneRoundTrip(t *testing.T) {
-	db := retryDB(t)
-	ctx := context.Background()
-	err := db.Write(ctx, func(ctx context.Context, s ports.Store) error {
-		st := s.(*store)
-		if err := st.execSoon(ctx, "UPDATE retry_probe SET n = ? WHERE id = 1; UPDATE retry_probe SET n = ? WHERE id = 2", 7, 8); err != nil {
-			return err
-		}
-		results, err := st.queryAfterPending(ctx, []string{
-			"SELECT n FROM retry_probe WHERE id = ?",
-			"SELECT string_agg(n::text, ',' ORDER BY id), 'it''s ?' FROM retry_probe",
-		}, 1)
-		if err != nil {
-			return err
-		}
-		if len(st.soon) != 0 {
-			t.Errorf("%d statements still wait", len(st.soon))
-		}
-		if len(results) != 2 {
-			t.Fatalf("%d results, want 2", len(results))
-		}
-		if got := string(results[0].Rows[0][0]); got != "7" {
-			t.Errorf("first query read n = %s, want 7", got)
-		}
-		if got := string(results[1].Rows[0][0]) + " " + string(results[1].Rows[0][1]); got != "7,8 it's ?" {
-			t.Errorf("second query read %q, want %q", got, "7,8 it's ?")
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-func TestQueryAfterPendingFailsAsTheFailingStatement(t *testing.T) {
-	db := retryDB(t)
-	ctx := context.Background()
-	err := db.Write(ctx, func(ctx context.Context, s ports.Store) error {
-		st := s.(*store)
-		if err := st.execSoon(ctx, "INSERT INTO retry_probe (id) VALUES (2)"); err != nil {
-			return err
-		}
-		_, err := st.queryAfterPending(ctx, []string{"SELECT 1"})
-		return err
-	})
-	var pgErr *pgconn.PgError
-	if !errors.As(err, &pgErr) || !isUniqueViolation(err) {
-		t.Fatalf("Write = %v, want the unique violation", err)
-	}
-}
-
-// The snapshot lock and the figures' read share a round trip but not a
-// statement: a transaction whose lock waited for another reads the figures
-// that one committed. Were they one statement, it would read the figures as
-// they were when it started waiting.
 func TestSnapshotLockWaitsAndFiguresReadWhatTheHolderCommitted(t *testing.T) {
 	db, err := Open(testdb.Postgres(t))
 	if err != nil {
@@ -168,10 +67,9 @@ func TestSnapshotLockWaitsAndFiguresReadWhatTheHolderCommitted(t *testing.T) {
 	<-locked
 	start := time.Now()
 	err = db.Write(ctx, func(ctx context.Context, s ports.Store) error {
-		// A write waits in execSoon, as a batch's writes do: it travels in
-		// the same round trip as the lock and the read (and touches no row
-		// the holder locked, so the lock is the only wait).
-		if err := s.(*store).execSoon(ctx, "UPDATE warehouses SET name = 'Lock test' WHERE id = 901"); err != nil {
+		// A write before the lock, as a batch's are (it touches no row the
+		// holder locked, so the lock is the only wait).
+		if err := exec(ctx, s, "UPDATE warehouses SET name = 'Lock test' WHERE id = 901"); err != nil {
 			return err
 		}
 		l, err := s.Events().LockSnapshots(ctx, []int64{901}, nil)
@@ -197,8 +95,7 @@ func TestSnapshotLockWaitsAndFiguresReadWhatTheHolderCommitted(t *testing.T) {
 	}
 }
 
-// The transaction is the store's own on PostgreSQL (BEGIN waits for the
-// first statement, COMMIT goes with the last ones): a transaction that
+// The transaction is the store's own on PostgreSQL: a transaction that
 // failed is not reported as committed, and its connection goes back to the
 // pool with no transaction open.
 
@@ -218,6 +115,44 @@ func TestWriteWhoseStatementFailedUnnoticedIsNotCommitted(t *testing.T) {
 	var n int
 	if err := db.bun.NewRaw("SELECT n FROM retry_probe WHERE id = 1").Scan(ctx, &n); err != nil || n != 0 {
 		t.Fatalf("n = %d (%v), want the update rolled back", n, err)
+	}
+}
+
+// The events' statements are the transaction's last: they go with the
+// COMMIT, a port call's writes travel as one batch sent before the call
+// returns, and a statement after the events is refused rather than run
+// before them.
+func TestWritesOfAPortCallAreInTheDatabaseWhenItReturns(t *testing.T) {
+	db := retryDB(t)
+	ctx := context.Background()
+	err := db.Write(ctx, func(ctx context.Context, ps ports.Store) error {
+		s := ps.(*store)
+		if err := s.oneTrip(ctx, func() error {
+			if err := s.exec(ctx, "UPDATE retry_probe SET n = 3 WHERE id = ?", 1); err != nil {
+				return err
+			}
+			return s.exec(ctx, "UPDATE retry_probe SET n = n + 1 WHERE id = ?", 1)
+		}); err != nil {
+			return err
+		}
+		var n int
+		if err := s.idb.NewRaw("SELECT n FROM retry_probe WHERE id = 1").Scan(ctx, &n); err != nil || n != 4 {
+			t.Errorf("after oneTrip n = %d (%v), want 4", n, err)
+		}
+		if err := s.Events().Record(ctx, nil, nil, nil, time.Now()); err != nil {
+			return err
+		}
+		if err := s.exec(ctx, "UPDATE retry_probe SET n = 9 WHERE id = 2"); !errors.Is(err, errAfterLast) {
+			t.Errorf("a statement after the events: %v, want errAfterLast", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ns []int
+	if err := db.bun.NewRaw("SELECT n FROM retry_probe ORDER BY id").Scan(ctx, &ns); err != nil || len(ns) != 2 || ns[0] != 4 || ns[1] != 0 {
+		t.Fatalf("n = %v (%v), want [4 0]", ns, err)
 	}
 }
 
