@@ -67,7 +67,8 @@ func TestEveryUseCaseRefusesACallWithoutCaller(t *testing.T) {
 	})
 }
 
-// A role that is not one of section U's may do nothing.
+// A role that is not reader, operator or admin may do nothing: an unknown
+// role is refused, never read as a lesser one.
 func TestEveryUseCaseRefusesAnUnknownRole(t *testing.T) {
 	ctx := WithPrincipal(context.Background(), Principal{Name: "x", Role: user.Role("root")})
 	useCases(t, &App{}, ctx, func(name string, err error) {

@@ -11,8 +11,7 @@ import (
 )
 
 // Acceptance test over HTTP for the article details' lotTracked and
-// expiredStock (extensions B, "Tracking" and "Expiry"), on SQLite and
-// PostgreSQL.
+// expiredStock, on SQLite and PostgreSQL.
 
 func TestArticleDetailLotTrackedHTTP(t *testing.T) {
 	t.Parallel()

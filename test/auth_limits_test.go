@@ -13,8 +13,9 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// Section L, Authentication: failed attempts per client address, and per
-// user name for the addresses that made them, in one instance.
+// Failed sign-in attempts are counted per client address, and per user name
+// for the addresses that made them, in one instance: a guesser is slowed
+// down, yet nobody can lock an admin out from elsewhere.
 
 // attempt sends a request from addr straight to the handler, so that the
 // test can speak from many client addresses.

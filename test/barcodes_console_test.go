@@ -16,7 +16,7 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// Console tests for extensions C2 without JavaScript: what the search
+// Console tests for barcodes and scanning without JavaScript: what the search
 // makes of scanned EANs and GS1 element strings, and the barcodes of bin
 // labels and the picking list, read back from their SVG.
 

@@ -11,8 +11,8 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// Acceptance test over HTTP for the article details' ean (extensions C2),
-// on SQLite and PostgreSQL.
+// Acceptance test over HTTP for the article details' ean, on SQLite and
+// PostgreSQL.
 
 func TestArticleDetailEANHTTP(t *testing.T) {
 	t.Parallel()

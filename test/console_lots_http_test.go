@@ -13,10 +13,10 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// TestConsoleLots: a lot-tracked product in the console (extensions B):
-// goods in asks for lot and best-before, the product page lists the lots
-// per bin with expired ones marked, goods out, count and the picking list
-// name lots, and the search finds a lot number.
+// TestConsoleLots: a lot-tracked product in the console. Goods in asks for
+// lot and best-before date, the product page lists the lots per bin with
+// expired ones marked, goods out, count and the picking list name lots,
+// and the search finds a lot number.
 func TestConsoleLots(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
 		base := consoleService(t, databaseURL)

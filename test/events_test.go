@@ -11,7 +11,7 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// Events (extensions E1) and the change feed (E2) over HTTP.
+// Events and the change feed over HTTP.
 
 type feedEvent struct {
 	ID        int64          `json:"id"`

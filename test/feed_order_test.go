@@ -22,13 +22,13 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// The change feed's guarantee (extensions E2): three service instances on
-// one PostgreSQL, eight writers (stock batches and orders) and a reader that
-// pages with `after`. The reader must see every committed change exactly
-// once and in commit order, within 1 s of the commit. Every commit is made slow on purpose (a random
-// pause after the events are recorded), which is what exposes a feed whose
-// positions are handed out at insert time: the same run with that design
-// must fail, and the second test shows it does.
+// The change feed's guarantee: three service instances on one PostgreSQL,
+// eight writers (stock batches and orders) and a reader that pages with
+// `after`. The reader must see every committed change exactly once and in
+// commit order, within 1 s of the commit. Every commit is made slow on
+// purpose (a random pause after the events are recorded), which is what
+// exposes a feed whose positions are handed out at insert time: the same run
+// with that design must fail, and the second test shows it does.
 
 type feedClock struct{}
 

@@ -9,8 +9,8 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// TestARetryWrittenDifferentlyIsReplayed: DESIGN 7 compares a batch retry
-// with the first request as canonical JSON (RFC 8785), so a client that
+// TestARetryWrittenDifferentlyIsReplayed: a batch retry is compared with
+// the first request as canonical JSON (RFC 8785), so a client that
 // serialises the same batch another way gets the stored answer, not a 409.
 func TestARetryWrittenDifferentlyIsReplayed(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {

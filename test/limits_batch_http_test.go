@@ -10,10 +10,10 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// Extensions section L in a batch: an id or quantity out of range, or a
-// string with a control character, fails that operation alone with a
-// message naming the property (and the range); no mapping's stock may pass
-// 2000000000 ("stock limit").
+// Limits in a batch: an id or quantity out of range, or a string with a
+// control character, fails that operation alone with a message naming the
+// property (and the range); no mapping's stock may pass 2000000000
+// ("stock limit").
 func TestLimitsInBatchOperationsHTTP(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
 		env := apitest.New(t, databaseURL)

@@ -11,8 +11,9 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// Extensions section L, numbers: ids are 1..2147483647 wherever they
-// appear, quantities at most 1000000000 in absolute value.
+// Numbers: ids are 1..2147483647 wherever they appear, quantities at most
+// 1000000000 in absolute value, so that bad input costs a 4xx, never an
+// overflow or a 500.
 func TestLimitsNumbersHTTP(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
@@ -100,8 +101,8 @@ func randomSuffix() string {
 	return fmt.Sprint(suffixCounter)
 }
 
-// Extensions section L, text: strings are valid UTF-8 without control
-// characters; tab, line feed and carriage return only in address and comment.
+// Text: strings are valid UTF-8 without control characters; tab, line feed
+// and carriage return only in address and comment.
 func TestLimitsTextHTTP(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
@@ -146,8 +147,8 @@ func TestLimitsTextHTTP(t *testing.T) {
 	})
 }
 
-// Extensions section L, text: the NUL character (U+0000) is a control
-// character like any other, reported by the property that holds it.
+// Text: the NUL character (U+0000) is a control character like any other,
+// reported by the property that holds it.
 func TestNULCharacterIsNamedByItsPropertyHTTP(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
@@ -174,8 +175,8 @@ func TestNULCharacterIsNamedByItsPropertyHTTP(t *testing.T) {
 	})
 }
 
-// Extensions section L, JSON: deeper than 32 levels or a key twice is a
-// 400, for every body, batch bodies included.
+// JSON: deeper than 32 levels or a key twice is a 400, for every body, batch
+// bodies included.
 func TestLimitsJSONShapeHTTP(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
@@ -205,8 +206,8 @@ func TestLimitsJSONShapeHTTP(t *testing.T) {
 	})
 }
 
-// Extensions section L: idempotency keys are 1..255 characters of valid
-// UTF-8 without control characters.
+// Idempotency keys are 1..255 characters of valid UTF-8 without control
+// characters.
 func TestLimitsIdempotencyKeysHTTP(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t, testdb.SQLite(t))
@@ -221,8 +222,8 @@ func TestLimitsIdempotencyKeysHTTP(t *testing.T) {
 	}
 }
 
-// Extensions section L, lists: a query string that does not parse is a
-// 400, and filters, sorts and IN values are capped.
+// Lists: a query string that does not parse is a 400, never a list without
+// its filters, and filters, sorts and IN values are capped.
 func TestLimitsListsHTTP(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
@@ -271,8 +272,7 @@ func TestLimitsListsHTTP(t *testing.T) {
 	})
 }
 
-// Extensions section L, formats: the limits hold over HTTP on create and
-// update.
+// Bin location formats: the limits hold over HTTP on create and update.
 func TestLimitsFormatsHTTP(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t, testdb.SQLite(t))

@@ -29,7 +29,9 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// Extensions section L, HTTP: the server's own limits.
+// The server's own limits: reading the headers may take 10 s, the whole
+// request 60 s, an idle connection stays 120 s, and headers over 64 KiB are
+// a 431, so that a slow or greedy client cannot hold the server.
 func TestHTTPServerLimits(t *testing.T) {
 	t.Parallel()
 	srv := bootstrap.HTTPServer("127.0.0.1:0", limitsHandler(t, httpapi.Config{}))

@@ -13,10 +13,10 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// The expiry of lots (extensions B) with a clock the test controls: at
-// midnight UTC a lot expires; every instance records expiries; the lot's
-// holds are released, its pieces count as expired, and its product's
-// stock.changed (cause expiry) is recorded once.
+// The expiry of lots with a clock the test controls: at midnight UTC a lot
+// expires; every instance records expiries; the lot's holds are released, its
+// pieces count as expired, and its product's stock.changed (cause expiry) is
+// recorded once.
 
 type fixedClock struct {
 	mu  sync.Mutex

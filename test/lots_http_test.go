@@ -11,8 +11,8 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// Acceptance tests over HTTP for extensions B: lots and best-before dates,
-// on SQLite and PostgreSQL.
+// Acceptance tests over HTTP for lots and best-before dates, on SQLite and
+// PostgreSQL.
 
 type lotFixture struct {
 	*ohFixture

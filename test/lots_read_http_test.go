@@ -11,9 +11,9 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// The read side of lots over HTTP (extensions B): GET /api/lots[/{id}],
-// the lots of a bin's mappings, the ledger's lotNumber and its filter, and
-// the lots a picking list reserves, on SQLite and PostgreSQL.
+// The read side of lots over HTTP: GET /api/lots[/{id}], the lots of a bin's
+// mappings, the ledger's lotNumber and its filter, and the lots a picking
+// list reserves, on SQLite and PostgreSQL.
 
 func TestLotReadsOverHTTP(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {

@@ -18,7 +18,7 @@ import (
 )
 
 // The status mail travels from a shipment through the outbox to a real SMTP
-// server (DESIGN 8): once, with retries, and never twice across instances.
+// server: once, with retries, and never twice however many instances run.
 
 func mailSMTP(t testing.TB, srv *smtpserver.Server) ports.Mailer {
 	t.Helper()

@@ -22,8 +22,8 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// Migrations are transactional and marked applied in the same transaction
-// (DESIGN 1): a failed or killed one leaves nothing and runs again in full;
+// Migrations are transactional and marked applied in the same transaction:
+// a failed or killed one leaves nothing and runs again in full;
 // instances starting together migrate once, under an advisory lock, before
 // and not inside fx's start timeout.
 

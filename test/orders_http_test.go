@@ -11,9 +11,10 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// Acceptance tests over HTTP for orders and shipping: spec 4.5, DESIGN 5,
-// 7 and 8, on SQLite and PostgreSQL. apitest also checks every response
-// against the OpenAPI document.
+// Acceptance tests over HTTP for orders and shipping: orders, shipping a
+// whole order or positions in a batch, and the status mail, on SQLite and
+// PostgreSQL. apitest also checks every response against the OpenAPI
+// document.
 
 // ohFixture is a served service with warehouses MAIN (default) and SECOND,
 // a bin location A-01 in MAIN and two products.

@@ -19,7 +19,8 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// Acceptance scenarios of orders and shipping (spec 3, 4.5; DESIGN 5, 8),
+// Acceptance scenarios of orders and shipping (order and position
+// statuses, whole-order and per-position shipping, the status mail),
 // driven through the use cases, on SQLite and PostgreSQL.
 
 // ordFixture is a service with two warehouses (MAIN is the default), a bin

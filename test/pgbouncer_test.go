@@ -15,8 +15,9 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// The concurrency test of DESIGN.md 9 through PgBouncer in transaction
-// pooling: no session state, no server-side prepared statements.
+// The concurrent stock batches through PgBouncer in transaction pooling:
+// the service keeps no session state and no server-side prepared
+// statements, so it works behind such a pooler.
 func TestStockConcurrentBatchesPgBouncer(t *testing.T) {
 	stockConcurrently(t, testdb.PgBouncer(t), 16, 3*time.Second)
 }

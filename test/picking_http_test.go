@@ -12,8 +12,8 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// Acceptance tests over HTTP for extensions P: picking lists, shipping from
-// reserved bins, order changes and returns, on SQLite and PostgreSQL.
+// Acceptance tests over HTTP for picking lists, shipping from reserved bins,
+// order changes and returns, on SQLite and PostgreSQL.
 
 func ohBin(id int64) map[string]any {
 	return map[string]any{"binLocation": map[string]any{"id": id}}
@@ -85,7 +85,7 @@ func (f *ohFixture) returnRequest(t testing.TB, orderPath, key string, body any)
 	return f.env.DoRaw(t, req)
 }
 
-// TestOrderFlowHTTP is the flow of extensions P: Open → picking list (In
+// TestOrderFlowHTTP is an order's whole flow: Open → picking list (In
 // process) → shipped from the reserved bins → partly returned, each step
 // visible in the article figures, the ledger and the order.
 func TestOrderFlowHTTP(t *testing.T) {

@@ -13,7 +13,8 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// Extensions P through the use cases, on SQLite and PostgreSQL.
+// Picking lists, order changes and returns through the use cases, on SQLite
+// and PostgreSQL.
 
 func (f *ordFixture) figures(article int64) stock.Figures {
 	f.t.Helper()

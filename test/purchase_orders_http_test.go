@@ -13,8 +13,8 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// Acceptance tests over HTTP for purchase orders and goods receipt
-// (extensions R), on SQLite and PostgreSQL. apitest checks every response
+// Acceptance tests over HTTP for purchase orders and goods receipt, on
+// SQLite and PostgreSQL. apitest checks every response
 // against the OpenAPI document.
 
 // poFixture is ohFixture (warehouses MAIN and SECOND, bin A-01 in MAIN,

@@ -9,8 +9,9 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// Reorder points (extensions E4): the field, the belowReorderPoint filter,
-// and the stock figures in every list item.
+// Reorder points: the field, the belowReorderPoint filter, and the stock
+// figures in every list item, so that a buyer sees what to reorder from one
+// list.
 
 func TestReorderPointsAndListFigures(t *testing.T) {
 	t.Parallel()
@@ -102,10 +103,9 @@ func TestAWarehouseLeavingSaleRecordsStockChanged(t *testing.T) {
 
 // What is cancelled holds nothing back: availableStock subtracts only what
 // positions that are not cancelled, of orders that are not cancelled, still
-// have to ship (DESIGN 5), and a cancelled order or position releases its
-// reservations (extensions P). "Below" is strict (extensions E4 and E1:
-// availableStock < reorderPoint), so stock exactly at the reorder point is
-// not below it and sends no stock.low.
+// have to ship, and a cancelled order or position releases its
+// reservations. "Below" is strict (availableStock < reorderPoint), so stock
+// exactly at the reorder point is not below it and sends no stock.low.
 func TestReorderPointIgnoresCancelledOrdersAndPositionsAndBelowIsStrict(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, databaseURL string) {

@@ -12,10 +12,11 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// sectionURole is the rule of extensions.md section U, as the test reads
-// it: /api/users and /api/webhooks are for admins in every method, any
-// other GET under /api for readers, everything else for operators.
-func sectionURole(method, path string) user.Role {
+// roleNeededFor is the least role a request needs, written here apart from
+// the service's own table so that the two check each other: /api/users and
+// /api/webhooks are for admins in every method, any other GET under /api
+// for readers, everything else for operators.
+func roleNeededFor(method, path string) user.Role {
 	for _, adminOnly := range []string{"/api/users", "/api/webhooks"} {
 		if path == adminOnly || strings.HasPrefix(path, adminOnly+"/") {
 			return user.Admin
@@ -28,10 +29,10 @@ func sectionURole(method, path string) user.Role {
 }
 
 // TestRoleMatrix walks every authenticated route of the OpenAPI document
-// with every role: a role below what section U asks for gets 403 with the
+// with every role: a role below what the route needs gets 403 with the
 // error body, the others get past authorization. A route that the role
 // table lacks stops NewHandler from building, so the service never starts;
-// the table itself is held to section U in adapters/http's tests.
+// the table itself is held to the roles' rule in adapters/http's tests.
 func TestRoleMatrix(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
 		e := newUsersEnv(t, databaseURL)
@@ -46,7 +47,7 @@ func TestRoleMatrix(t *testing.T) {
 			}
 			for method := range doc.Paths.Find(path).Operations() {
 				pattern := method + " " + path
-				need := sectionURole(method, path)
+				need := roleNeededFor(method, path)
 				n++
 				concrete := strings.NewReplacer("{id}", "999999", "{articleDetailId}", "999999",
 					"{idempotencyKey}", fmt.Sprintf("matrix-%d", n)).Replace(path)

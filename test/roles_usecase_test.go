@@ -275,8 +275,8 @@ var useCaseOfRoute = map[string]routeUseCase{
 // TestUseCasesRefuseWhereHTTPSays403 drives every route of the OpenAPI
 // document over HTTP and its use case directly, as a reader, an operator
 // and an admin: the use case refuses (errs.Forbidden) exactly where HTTP
-// answers 403 and section U says no, so that a use case driven without the
-// HTTP adapter keeps section U all the same.
+// answers 403 and the role falls short of what the route needs, so that a
+// use case driven without the HTTP adapter keeps the roles all the same.
 func TestUseCasesRefuseWhereHTTPSays403(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
 		e := newUsersEnv(t, databaseURL)
@@ -309,12 +309,12 @@ func TestUseCasesRefuseWhereHTTPSays403(t *testing.T) {
 					res := usersAs(t, e.Env, names[role], keys[role], method, concrete, body)
 					err := useCase(apitest.As(context.Background(), names[role], role), e.App, n)
 					// HTTP answers from the same use case where its early check
-					// lets the request through, so both are held to section U.
-					refused := !role.Covers(sectionURole(method, path))
+					// lets the request through, so both are held to the roles' rule.
+					refused := !role.Covers(roleNeededFor(method, path))
 					httpRefuses := res.Status == http.StatusForbidden
 					useCaseRefuses := errs.KindOf(err) == errs.Forbidden
 					if httpRefuses != refused || useCaseRefuses != refused {
-						t.Errorf("%s as %s: HTTP %s, use case %v; section U refuses: %v", pattern, role, res, err, refused)
+						t.Errorf("%s as %s: HTTP %s, use case %v; the role falls short: %v", pattern, role, res, err, refused)
 					}
 					if useCaseRefuses && !strings.HasPrefix(err.Error(), "forbidden: ") {
 						t.Errorf("%s as %s: %q does not say forbidden", pattern, role, err)

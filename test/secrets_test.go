@@ -19,7 +19,8 @@ import (
 )
 
 // What the database keeps to check API keys is useless without the
-// service's secret (extensions U, "Secrets at rest").
+// service's secret, kept outside the database, so that a copy of the
+// database alone (a file, a backup, a replica) lets nobody sign in.
 
 // Secrets of other instances than the tests' usual one (testdb.SecretKey).
 const (

@@ -17,7 +17,8 @@ import (
 
 // Concurrent stock batches never lose an update, never leave the ledger and
 // the stock apart, and never fail a client with a deadlock or serialization
-// error (DESIGN.md 9).
+// error: rows are locked in a fixed order and the service retries
+// serialization failures itself.
 
 func TestStockConcurrentBatchesPostgres(t *testing.T) {
 	stockConcurrently(t, testdb.Postgres(t), 16, 3*time.Second)

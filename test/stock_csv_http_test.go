@@ -16,8 +16,8 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// The stock CSV of extensions section C over HTTP: the export, and the
-// all-or-nothing import under an idempotency key.
+// The stock CSV over HTTP: the export, and the all-or-nothing import under an
+// idempotency key.
 
 const stockImportHeader = "warehouseCode,binLocationCode,articleDetailNumber,quantity"
 

@@ -11,9 +11,8 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// The stock CSV with lots (extensions B and C): the export's lot columns,
-// one line per mapping and lot, and the import's six-column header, on
-// both databases.
+// The stock CSV with lots: the export's lot columns, one line per mapping
+// and lot, and the import's six-column header, on both databases.
 
 const stockLotImportHeader = stockImportHeader + ",lotNumber,bestBefore"
 

@@ -17,10 +17,13 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// The stock endpoints over HTTP: the batch result of spec 2.5, the batch
-// rules of DESIGN.md 7, mappings (spec 2.3) and the ledger.
+// The stock endpoints over HTTP: the batch result (success, message, one
+// result per operation in request order), the batch rules (a processed
+// batch is a 200, a failed operation fails alone, a key replays), mappings
+// and the ledger.
 
-// stockTimestamp is the interface's timestamp in UTC (DESIGN.md 2).
+// stockTimestamp is the interface's timestamp: always in UTC, so the offset
+// is +0000, written without a colon.
 var stockTimestamp = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0000$`)
 
 // stockBatchJSON is a batch result with every field kept raw, so that

@@ -18,9 +18,11 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// The stock scenarios of DESIGN.md section 6 and 7, driven through the use
-// cases. Identifiers of this file and its siblings (stock_*_test.go) start
-// with "stock" so that they stay out of the way of other scenarios.
+// The stock scenarios (locations, the default strategy, set, change and
+// relocate, default mappings, the ledger, operations that fail alone),
+// driven through the use cases. Identifiers of this file and its siblings
+// (stock_*_test.go) start with "stock" so that they stay out of the way of
+// other scenarios.
 
 // stockEnv is a running service with helpers that arrange and inspect stock.
 type stockEnv struct {
@@ -236,9 +238,9 @@ func (e *stockEnv) ledgerCount() int {
 // stockPair is an article on a bin location.
 type stockPair struct{ bin, article int64 }
 
-// checkLedger asserts DESIGN.md 6: for every mapping the sum of its ledger
-// entries equals its stock (and pairs without a mapping sum to 0), no stock
-// is negative, and the last entry's stockAfter is the stock.
+// checkLedger asserts the ledger's invariants: for every mapping the sum of
+// its ledger entries equals its stock (and pairs without a mapping sum to
+// 0), no stock is negative, and the last entry's stockAfter is the stock.
 func (e *stockEnv) checkLedger() {
 	e.t.Helper()
 	db := e.DB.Bun()

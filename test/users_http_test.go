@@ -10,7 +10,7 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// Section U over HTTP, on both databases.
+// Users and roles over HTTP, on both databases.
 
 func TestUsersHTTP(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {

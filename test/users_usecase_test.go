@@ -16,7 +16,7 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// Section U driven through the use cases, on both databases.
+// Users and roles driven through the use cases, on both databases.
 
 func newUsersApp(t *testing.T, databaseURL string) (*application.App, *bunstore.DB, *usersClock) {
 	t.Helper()

@@ -25,9 +25,10 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// Acceptance tests over HTTP for warehouses and bin locations: spec 4.1,
-// 4.2 and DESIGN sections 2 to 4, on SQLite and PostgreSQL. Every response
-// is also checked against the OpenAPI document by apitest.
+// Acceptance tests over HTTP for warehouses and bin locations: their
+// endpoints, status codes, error bodies and lists, on SQLite and
+// PostgreSQL. Every response is also checked against the OpenAPI document
+// by apitest.
 
 func TestWarehousesHTTP(t *testing.T) {
 	t.Parallel()
@@ -1192,8 +1193,8 @@ func whInvalidPrefix(t testing.TB, res *apitest.Response, prefix string, sent an
 	}
 	raw, _ := json.Marshal(sent)
 	if bytes.Contains(raw, []byte(`"extra"`)) && len(body.Errors) == 1 && body.Errors[0].Property == "extra" {
-		// An unknown field inside a component is named without its path:
-		// still a 400 naming the field, as DESIGN asks.
+		// An unknown field is a 400 that names it; inside a component it
+		// is named without its path, which still tells the client.
 		return
 	}
 	t.Errorf("%s: 400 does not name a property %s…: %s", raw, prefix, res.Body)

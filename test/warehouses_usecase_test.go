@@ -13,8 +13,9 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// The warehouse and bin location rules of DESIGN section 4, driven through
-// the use cases directly, on SQLite and PostgreSQL.
+// The warehouse and bin location rules (unique codes, the default
+// warehouses, the unknown bin location, generated bin codes), driven
+// through the use cases directly, on SQLite and PostgreSQL.
 func TestWarehouseUseCases(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, databaseURL string) {

@@ -24,9 +24,9 @@ import (
 	"github.com/shopstock/inventory/test/testdb"
 )
 
-// Webhooks (extensions E3): subscriptions over HTTP, and deliveries to a
-// real receiver in this process that checks every signature with the
-// Standard Webhooks reference library, not with our own code.
+// Webhooks: subscriptions over HTTP, and deliveries to a real receiver in
+// this process that checks every signature with the Standard Webhooks
+// reference library, not with our own code.
 
 // receipt is one request the receiver got.
 type receipt struct {

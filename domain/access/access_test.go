@@ -6,9 +6,10 @@ import (
 	"github.com/shopstock/inventory/domain/user"
 )
 
-// Section U: a reader may every read but users and webhooks; an operator
-// everything but users and webhooks; an admin everything.
-func TestEachRoleMayDoWhatSectionUGivesIt(t *testing.T) {
+// Readers read, operators write, admins also manage users and webhooks: a
+// reader may every read but users and webhooks; an operator everything but
+// users and webhooks; an admin everything.
+func TestReadersReadOperatorsWriteAdminsManageUsersAndWebhooks(t *testing.T) {
 	may := map[user.Role][]Action{
 		user.Reader: {ReadStock, ReadOrders, ReadEvents, ReadPurchaseOrders},
 		user.Operator: {ReadStock, ReadOrders, ReadEvents, ReadPurchaseOrders,
@@ -24,7 +25,7 @@ func TestEachRoleMayDoWhatSectionUGivesIt(t *testing.T) {
 		}
 		for _, a := range Actions() {
 			if got := Allows(role, a); got != allowed[a] {
-				t.Errorf("a %s may %s: %v, section U says %v", role, a, got, allowed[a])
+				t.Errorf("a %s may %s: %v, want %v", role, a, got, allowed[a])
 			}
 		}
 	}

@@ -107,7 +107,10 @@ func merge(ms ...map[mappingKey]int) map[mappingKey]bool {
 	return out
 }
 
-// assertInvariants checks DESIGN section 6 on the state as it stands.
+// assertInvariants checks the stock invariants on the state as it stands:
+// 0 ≤ reserved ≤ stock on every mapping, at most one default mapping per
+// product and warehouse and never on the unknown bin location, and no
+// mapping left that holds nothing and is not a default.
 func assertInvariants(t *testing.T, inv *WorkingSet) {
 	t.Helper()
 	defaults := map[articleWarehouse]int{}

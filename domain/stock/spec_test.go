@@ -39,7 +39,7 @@ func TestALocationSpecNamesExactlyOneWellFormedLocation(t *testing.T) {
 	}
 }
 
-func TestResolveEveryFormOfSpec26(t *testing.T) {
+func TestEveryFormOfALocationResolves(t *testing.T) {
 	for _, tc := range []struct {
 		name           string
 		spec           LocationSpec
