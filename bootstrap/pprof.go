@@ -61,6 +61,11 @@ func runProfiler(lc fx.Lifecycle, c Config, log *zap.Logger) error {
 				return fmt.Errorf("INVENTORY_PPROF_ADDR: %w", err)
 			}
 			log.Info("profiling listener", zap.String("addr", ln.Addr().String()))
+			if a, ok := ln.Addr().(*net.TCPAddr); ok && !a.IP.IsLoopback() {
+				log.Warn("the profiling listener is reachable beyond loopback and has no auth: "+
+					"its profiles reveal the process's internals; bind INVENTORY_PPROF_ADDR to 127.0.0.1 "+
+					"or keep the port behind a firewall", zap.String("addr", ln.Addr().String()))
+			}
 			go func() {
 				if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 					log.Error("profiling listener stopped", zap.Error(err))

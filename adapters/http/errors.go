@@ -42,6 +42,10 @@ var (
 	errUnsupportedMedia = &protocolError{status: http.StatusUnsupportedMediaType, message: "request body must be application/json"}
 )
 
+// StatusClientClosedRequest counts a request whose client went away
+// before its answer was ready (nginx's 499): no status of HTTP says that.
+const StatusClientClosedRequest = 499
+
 type errorBody struct {
 	Success bool   `json:"success"`
 	Message string `json:"message"`
@@ -67,6 +71,12 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) 
 		// was cancelled and its transaction rolled back.
 		h.log.Warn("request timed out", zap.String("request_id", requestID(r.Context())), zap.Error(err))
 		err = errTimedOut
+	} else if r.Context().Err() != nil {
+		// The client hung up: nobody reads the answer, and nothing failed
+		// on the service's side. 499 keeps it apart in the metrics.
+		h.log.Debug("client closed request", zap.String("request_id", requestID(r.Context())), zap.String("error", err.Error()))
+		w.WriteHeader(StatusClientClosedRequest)
+		return
 	}
 	var pe *protocolError
 	if errors.As(err, &pe) {

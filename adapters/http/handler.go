@@ -231,6 +231,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ctx := context.WithValue(r.Context(), requestIDKey, id)
 	r = r.WithContext(context.WithValue(ctx, requestInfoKey, info))
 	w.Header().Set("X-Request-Id", id)
+	// No answer is to be read as another type than it says.
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	// An answer that is never written (the client stopped reading) must
 	// not hold its slot and database connection: every write has its own
 	// deadline, and the answer as a whole one at the latest when the
