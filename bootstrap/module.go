@@ -94,17 +94,23 @@ const GeneratedKeyFile = "inventory-generated-api-key"
 // order the constructors ran, and this needs the database).
 func ensureAPIUser(lc fx.Lifecycle, app *application.App, c Config, log *zap.Logger) {
 	lc.Append(fx.Hook{OnStart: func(ctx context.Context) error {
-		key, err := app.EnsureAPIUser(application.WithPrincipal(ctx, application.System), c.APIUser, c.APIKey)
+		ensured, err := app.EnsureAPIUser(application.WithPrincipal(ctx, application.System), c.APIUser, c.APIKey)
 		if err != nil {
 			return fmt.Errorf("ensure API user: %w", err)
 		}
+		if len(ensured.Differs) > 0 {
+			log.Warn("the configured API user exists and differs from the configuration; it is left as it is "+
+				"(INVENTORY_API_KEY only creates the user): to give it a key, use inventory users rotate, or the API",
+				zap.String("user", c.APIUser), zap.Strings("differs", ensured.Differs))
+		}
+		key := ensured.GeneratedKey
 		if key == "" {
 			return nil
 		}
 		path, err := writePrivateFile(GeneratedKeyFile, key+"\n")
 		if err != nil {
 			return fmt.Errorf("created API user %q with a random key but could not write the key to a file (%w); "+
-				"set INVENTORY_API_KEY to give the user a key", c.APIUser, err)
+				"give it a key with: inventory users rotate %s", c.APIUser, err, c.APIUser)
 		}
 		log.Warn("created API user with a random key; it is in the key file, readable by its owner only, and in no log",
 			zap.String("user", c.APIUser), zap.String("key_file", path))
