@@ -2,6 +2,10 @@ package test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/url"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -13,6 +17,7 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/shopstock/inventory/adapters/bunstore"
+	"github.com/shopstock/inventory/adapters/console"
 	httpapi "github.com/shopstock/inventory/adapters/http"
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/test/apitest"
@@ -41,7 +46,53 @@ func hardeningHandler(t *testing.T) (*httpapi.Handler, *observer.ObservedLogs, *
 	if err != nil {
 		t.Fatal(err)
 	}
+	con, err := console.New(app, zap.New(core), console.Config{HTTPS: h.IsHTTPS, Guard: h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Mount(console.Prefix, con)
 	return h, logs, reg
+}
+
+// A key typed into the user-name field, of Basic or of the console's
+// sign-in, never reaches the log: a name is logged only when such a user
+// exists, any other as a short hash.
+func TestAKeyTypedAsTheUserNameIsNotLogged(t *testing.T) {
+	h, logs, _ := hardeningHandler(t)
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	env := &apitest.Env{URL: srv.URL}
+	if res := usersAs(t, env, apitest.Key, "", http.MethodGet, "/api/warehouses", nil); res.Status != http.StatusUnauthorized {
+		t.Fatalf("the key as the name: %s", res)
+	}
+	if res := usersAs(t, env, apitest.User, "wrong-key-0123456789", http.MethodGet, "/api/warehouses", nil); res.Status != http.StatusUnauthorized {
+		t.Fatalf("a wrong key: %s", res)
+	}
+	c := newConsoleClient(t, srv.URL)
+	_, page := c.get("/console/signin")
+	c.post("/console/signin", url.Values{"csrf": {hidden(t, page, "csrf")}, "name": {apitest.Key}, "key": {"x"}})
+	sum := sha256.Sum256([]byte(apitest.Key))
+	short := hex.EncodeToString(sum[:])[:8]
+	failures := logs.FilterMessage("authentication failed").All()
+	if len(failures) != 3 {
+		t.Fatalf("%d failures logged", len(failures))
+	}
+	for i, want := range []map[string]any{{"user_sha256": short}, {"user": apitest.User}, {"user_sha256": short}} {
+		m := failures[i].ContextMap()
+		for k, v := range want {
+			if m[k] != v {
+				t.Errorf("failure %d: %s = %v, want %v (%v)", i, k, m[k], v, m)
+			}
+		}
+		if _, named := m["user"]; named && want["user"] == nil {
+			t.Errorf("failure %d names an unknown user: %v", i, m)
+		}
+	}
+	for _, e := range logs.All() {
+		if line := fmt.Sprint(e.Message, e.ContextMap()); strings.Contains(line, apitest.Key) {
+			t.Fatalf("the key in the log: %s", line)
+		}
+	}
 }
 
 // A client that hangs up before its answer is no failure of the service:
