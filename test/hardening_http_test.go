@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -160,5 +161,72 @@ func TestTheConsolePolicyForbidsABase(t *testing.T) {
 	resp.Body.Close()
 	if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "base-uri 'none'") {
 		t.Fatalf("Content-Security-Policy: %s", csp)
+	}
+}
+
+// A notice on a console page is the service's own: a notice cookie that
+// another site planted (a sibling subdomain, a plain-http page) is not
+// shown, and over https the service's notice cookie has the __Host- prefix.
+func TestConsoleNoticesAreTheServicesOwn(t *testing.T) {
+	// The test client stands for a TLS-terminating proxy on loopback.
+	t.Setenv("INVENTORY_TRUSTED_PROXIES", "127.0.0.0/8,::1/128")
+	base := consoleService(t, testdb.SQLite(t))
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	send := func(https bool, method, path, body string, cookies ...string) (*http.Response, string) {
+		t.Helper()
+		req := must(http.NewRequest(method, base+path, strings.NewReader(body)))
+		if https {
+			req.Header.Set("X-Forwarded-Proto", "https")
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		if len(cookies) > 0 {
+			req.Header.Set("Cookie", strings.Join(cookies, "; "))
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		page, _ := io.ReadAll(resp.Body)
+		return resp, string(page)
+	}
+	cookieOf := func(resp *http.Response, name string) *http.Cookie {
+		for _, c := range resp.Cookies() {
+			if c.Name == name {
+				return c
+			}
+		}
+		return nil
+	}
+	for _, https := range []bool{false, true} {
+		prefix := ""
+		if https {
+			prefix = "__Host-"
+		}
+		resp, page := send(https, "GET", "/console/signin", "")
+		signin := cookieOf(resp, prefix+"inventory_console_signin")
+		form := url.Values{"csrf": {hidden(t, page, "csrf")}, "name": {"admin"}, "key": {consoleKey}}.Encode()
+		resp, _ = send(https, "POST", "/console/signin", form, prefix+"inventory_console_signin="+signin.Value)
+		sess := cookieOf(resp, prefix+"inventory_console_session")
+		if sess == nil {
+			t.Fatalf("https %v: no session: %d %v", https, resp.StatusCode, resp.Header.Values("Set-Cookie"))
+		}
+		session := prefix + "inventory_console_session=" + sess.Value
+		planted := prefix + "inventory_console_notice=" + url.QueryEscape("Your account is locked, call 555-0100.")
+		if _, page := send(https, "GET", "/console/search", "", session, planted); strings.Contains(page, "555-0100") {
+			t.Errorf("https %v: a planted notice is shown", https)
+		}
+		_, page = send(https, "GET", "/console/search", "", session)
+		resp, _ = send(https, "POST", "/console/signout", url.Values{"csrf": {hidden(t, page, "csrf")}}.Encode(), session)
+		notice := cookieOf(resp, prefix+"inventory_console_notice")
+		if notice == nil {
+			t.Fatalf("https %v: no notice cookie: %d %v", https, resp.StatusCode, resp.Header.Values("Set-Cookie"))
+		}
+		if https && (!notice.Secure || notice.Path != "/") {
+			t.Errorf("the notice cookie over https: Secure %v, Path %q", notice.Secure, notice.Path)
+		}
+		if _, page := send(https, "GET", "/console/signin", "", notice.Name+"="+notice.Value); !strings.Contains(page, "You are signed out.") {
+			t.Errorf("https %v: the service's own notice is shown:\n%s", https, page)
+		}
 	}
 }

@@ -6,7 +6,10 @@ package console
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
 	"embed"
 	"errors"
 	"fmt"
@@ -236,7 +239,7 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, nam
 		v.CSRF = v.User.CSRFToken
 	}
 	if v.Notice == "" {
-		v.Notice = takeFlash(w, r)
+		v.Notice = h.takeFlash(w, r)
 	}
 	if r.Method == http.MethodPost {
 		v.After = pageOf(r.URL.Path)
@@ -384,20 +387,38 @@ func pathID(r *http.Request, wildcard, what string) (int64, error) {
 
 const flashCookie = "inventory_console_notice"
 
-// flash carries a notice to the page a successful form redirects to.
+// flash carries a notice to the page a successful form redirects to. The
+// notice is signed: a page shows as its own only what the service wrote,
+// not a cookie another site planted (a sibling subdomain may set cookies
+// for this host, and over http anyone on the path may).
 func (h *Handler) flash(w http.ResponseWriter, r *http.Request, msg string) {
-	http.SetCookie(w, &http.Cookie{Name: flashCookie, Value: url.QueryEscape(msg), Path: "/console/",
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: h.cfg.HTTPS(r), MaxAge: 60})
+	value := base64.RawURLEncoding.EncodeToString([]byte(msg))
+	http.SetCookie(w, h.cookie(r, flashCookie, value+"."+h.noticeMAC(value), 60))
 }
 
-func takeFlash(w http.ResponseWriter, r *http.Request) string {
-	c, err := r.Cookie(flashCookie)
+func (h *Handler) noticeMAC(value string) string {
+	m := hmac.New(sha256.New, h.formKey)
+	m.Write([]byte("console notice\x00" + value))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+// takeFlash is the notice the previous answer left, once; a notice the
+// service did not sign is none.
+func (h *Handler) takeFlash(w http.ResponseWriter, r *http.Request) string {
+	c, ok := h.readCookie(r, flashCookie)
+	if !ok {
+		return ""
+	}
+	http.SetCookie(w, h.cookie(r, flashCookie, "", -1))
+	value, mac, ok := strings.Cut(c, ".")
+	if !ok || !hmac.Equal([]byte(mac), []byte(h.noticeMAC(value))) {
+		return ""
+	}
+	msg, err := base64.RawURLEncoding.DecodeString(value)
 	if err != nil {
 		return ""
 	}
-	http.SetCookie(w, &http.Cookie{Name: flashCookie, Path: "/console/", MaxAge: -1})
-	msg, _ := url.QueryUnescape(c.Value)
-	return msg
+	return string(msg)
 }
 
 // redirect ends a successful form with a notice on the page it returns to.
