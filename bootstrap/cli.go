@@ -243,16 +243,16 @@ func withApp(c Config, fn func(context.Context, *application.App) error) (err er
 	if l, err := NewLogger(c); err == nil {
 		log = l
 	}
-	secrets, err := newSecrets(c, log)
-	if err != nil {
-		return err
-	}
 	db, err := bunstore.Open(c.DatabaseURL)
 	if err != nil {
 		return err
 	}
 	defer func() { err = errors.Join(err, db.Close()) }()
 	if err := db.Migrate(ctx); err != nil {
+		return err
+	}
+	secrets, err := newSecrets(c, log, db)
+	if err != nil {
 		return err
 	}
 	app := application.New(db, systemClock{}, secrets)

@@ -124,6 +124,9 @@ func ConfigFromEnv() (Config, error) {
 	if c.PreviousSecretKey, err = parseSecretEnv("INVENTORY_PREVIOUS_SECRET_KEY"); err != nil {
 		return c, err
 	}
+	if _, _, isSQLite := sqlitePath(c.DatabaseURL); !isSQLite && c.SecretKey == nil {
+		return c, errNoSecretForPostgres
+	}
 	if c.PreviousSecretKey != nil && c.SecretKey == nil {
 		return c, errors.New("INVENTORY_PREVIOUS_SECRET_KEY is set without INVENTORY_SECRET_KEY: a rotation needs the new secret too")
 	}
