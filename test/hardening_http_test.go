@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -21,6 +22,8 @@ import (
 	"github.com/shopstock/inventory/adapters/console"
 	httpapi "github.com/shopstock/inventory/adapters/http"
 	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/code"
+	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/test/apitest"
 	"github.com/shopstock/inventory/test/testdb"
 )
@@ -228,5 +231,54 @@ func TestConsoleNoticesAreTheServicesOwn(t *testing.T) {
 		if _, page := send(https, "GET", "/console/signin", "", notice.Name+"="+notice.Value); !strings.Contains(page, "You are signed out.") {
 			t.Errorf("https %v: the service's own notice is shown:\n%s", https, page)
 		}
+	}
+}
+
+// A lot number is matched against labels by eye: one that holds a
+// bidirectional override, and so displays as another, is refused.
+func TestALotNumberRefusesBidirectionalOverrides(t *testing.T) {
+	if err := (stock.LotSpec{Number: "L-\u202e01-A"}).Validate("lot"); err == nil || !strings.Contains(err.Error(), code.BidiMessage) {
+		t.Fatalf("a lot number with U+202E: %v", err)
+	}
+	if err := (stock.LotSpec{Number: "L-01-A"}).Validate("lot"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Every query parameter and form field follows the text rule at the
+// boundary, for the API and the console alike: a NUL byte is a 400 naming
+// the parameter, never a 500.
+func TestControlCharactersInParametersAreA400NamingThem(t *testing.T) {
+	env := apitest.New(t, testdb.SQLite(t))
+	for path, name := range map[string]string{
+		"/api/stock.csv?warehouse=a%00":                                            "warehouse",
+		"/api/warehouses?filter[0][property]=warehouse.code&filter[0][value]=a%00": "filter[0][value]",
+		"/api/events?type=a%01":                                                    "type",
+		"/api/articleDetails/1?useNumberAsId=%7f":                                  "useNumberAsId",
+		"/api/orders?a%00=1":                                                       `a\\x00`,
+	} {
+		res := env.Do(t, http.MethodGet, path, nil)
+		if res.Status != http.StatusBadRequest || !strings.Contains(string(res.Body), name) ||
+			!strings.Contains(string(res.Body), code.ControlMessage) {
+			t.Errorf("%s: %s", path, res)
+		}
+	}
+
+	base := consoleService(t, testdb.SQLite(t))
+	c := newConsoleClient(t, base)
+	page := c.signIn("admin", consoleKey)
+	for path, name := range map[string]string{
+		"/console/search?q=a%00":            "q",
+		"/console/stock.csv?warehouse=a%00": "warehouse",
+		"/console/orders?page=%00":          "page",
+	} {
+		status, body := c.get(path)
+		if status != http.StatusBadRequest || !strings.Contains(body, html.EscapeString(name)) {
+			t.Errorf("%s: %d\n%s", path, status, body)
+		}
+	}
+	resp, body := c.post("/console/receiving/1", url.Values{"csrf": {hidden(t, page, "csrf")}, "bin": {"A-01\x00"}, "line": {"1"}})
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, "bin") || !strings.Contains(body, code.ControlMessage) {
+		t.Errorf("goods-in with a NUL in the bin field: %d\n%s", resp.StatusCode, body)
 	}
 }

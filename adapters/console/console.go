@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"maps"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -25,6 +26,8 @@ import (
 
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/access"
+	"github.com/shopstock/inventory/domain/barcode"
+	"github.com/shopstock/inventory/domain/code"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/limit"
 )
@@ -123,7 +126,36 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.notFound(w, r)
 		return
 	}
+	if h.refusedParameters(w, r, "parameter", r.URL.Query()) {
+		return
+	}
 	h.mux.ServeHTTP(w, r)
+}
+
+// scanRule lets the search's q, which takes what a scanner sends, hold the
+// GS1 group separator.
+func scanRule(name string) code.ParameterRule {
+	if name == "q" {
+		return code.ParameterRule{Also: func(r rune) bool { return r == barcode.GroupSeparator }}
+	}
+	return code.ParameterRule{}
+}
+
+// refusedParameters answers 400 naming the first parameter (of the query,
+// or a form's field) that breaks the text rule, which every one follows
+// before any page reads it; false when all keep it. The file of a stock
+// import (csv) is the one field exempt: its lines have their own checks.
+func (h *Handler) refusedParameters(w http.ResponseWriter, r *http.Request, what string, params url.Values) bool {
+	if _, ok := params["csv"]; ok && what == "field" {
+		params = maps.Clone(params)
+		delete(params, "csv")
+	}
+	name, err := code.CheckParameters(params, scanRule)
+	if err == nil {
+		return false
+	}
+	h.errorPage(w, r, http.StatusBadRequest, fmt.Sprintf("The %s %s %s.", what, name, err))
+	return true
 }
 
 var funcs = template.FuncMap{
