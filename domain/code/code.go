@@ -137,6 +137,7 @@ func checkParameter(v string, r ParameterRule) error {
 	}
 	return CheckText(v, r.Max)
 }
+
 // CheckText checks a free text of at most max characters: valid UTF-8
 // without control characters.
 func CheckText(s string, max int) error {
