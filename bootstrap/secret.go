@@ -143,11 +143,11 @@ func keyFile(path string, sealed func() (bool, error), log *zap.Logger) ([]byte,
 func sealStoredCredentials(ctx context.Context, app *application.App, log *zap.Logger) error {
 	n, err := app.SealCredentials(application.WithPrincipal(ctx, application.System))
 	if err != nil {
-		return fmt.Errorf("stored API credentials: %w; INVENTORY_SECRET_KEY (on SQLite without it, the key file beside the "+
+		return fmt.Errorf("stored API credentials and webhook secrets: %w; INVENTORY_SECRET_KEY (on SQLite without it, the key file beside the "+
 			"database) must be the secret they were sealed with; during a rotation, the old one goes in INVENTORY_PREVIOUS_SECRET_KEY", err)
 	}
 	if n > 0 {
-		log.Info("sealed stored API credentials under the current secret", zap.Int("users", n))
+		log.Info("sealed stored API credentials and webhook secrets under the current secret", zap.Int("changed", n))
 	}
 	return nil
 }
