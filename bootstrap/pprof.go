@@ -58,7 +58,7 @@ func runProfiler(lc fx.Lifecycle, c Config, log *zap.Logger) error {
 		OnStart: func(context.Context) error {
 			ln, err := net.Listen("tcp", c.PprofAddr)
 			if err != nil {
-				return fmt.Errorf("INVENTORY_PPROF_ADDR: %w", err)
+				return listenError("INVENTORY_PPROF_ADDR", c.PprofAddr, err)
 			}
 			log.Info("profiling listener", zap.String("addr", ln.Addr().String()))
 			if a, ok := ln.Addr().(*net.TCPAddr); ok && !a.IP.IsLoopback() {
