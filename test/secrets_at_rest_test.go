@@ -229,3 +229,41 @@ func TestTheLogOfARunHoldsNoKey(t *testing.T) {
 		}
 	}
 }
+
+// A restart with another INVENTORY_API_KEY leaves the stored user as it
+// is and warns that it differs, naming what.
+func TestARestartWithAnotherKeyWarnsAndKeepsTheStoredKey(t *testing.T) {
+	databaseURL := testdb.SQLite(t)
+	start := func(key string) (*fx.App, *observer.ObservedLogs, *apitest.Env) {
+		core, logs := observer.New(zapcore.WarnLevel)
+		addr := freeAddr(t)
+		t.Setenv("INVENTORY_DATABASE_URL", databaseURL)
+		t.Setenv("INVENTORY_HTTP_ADDR", addr)
+		t.Setenv("INVENTORY_API_KEY", key)
+		cfg, err := bootstrap.ConfigFromEnv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		app := fx.New(bootstrap.Options(cfg), fx.Decorate(func(*zap.Logger) *zap.Logger { return zap.New(core) }), fx.NopLogger)
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		if err := app.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return app, logs, &apitest.Env{URL: "http://" + addr}
+	}
+	app, logs, _ := start(startKey)
+	if n := logs.FilterMessageSnippet("differs").Len(); n != 0 {
+		t.Fatalf("the first start warns of a difference: %v", logs.All())
+	}
+	stop(t, app)
+	app, logs, env := start("another-key-0123456789")
+	defer stop(t, app)
+	warned := logs.FilterMessageSnippet("differs").All()
+	if len(warned) != 1 || fmt.Sprint(warned[0].ContextMap()["differs"]) != "[key]" || warned[0].ContextMap()["user"] != "admin" {
+		t.Fatalf("warnings: %v", logs.All())
+	}
+	if basicWithKey(t, env, "admin", startKey) != http.StatusOK || basicWithKey(t, env, "admin", "another-key-0123456789") != http.StatusUnauthorized {
+		t.Fatal("the stored key stays, the configured one is not applied")
+	}
+}

@@ -71,12 +71,6 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) 
 		// was cancelled and its transaction rolled back.
 		h.log.Warn("request timed out", zap.String("request_id", requestID(r.Context())), zap.Error(err))
 		err = errTimedOut
-	} else if r.Context().Err() != nil {
-		// The client hung up: nobody reads the answer, and nothing failed
-		// on the service's side. 499 keeps it apart in the metrics.
-		h.log.Debug("client closed request", zap.String("request_id", requestID(r.Context())), zap.String("error", err.Error()))
-		w.WriteHeader(StatusClientClosedRequest)
-		return
 	}
 	var pe *protocolError
 	if errors.As(err, &pe) {
@@ -87,6 +81,14 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) 
 			w.Header().Set("Retry-After", strconv.Itoa(pe.retryAfter))
 		}
 		writeJSON(w, pe.status, errorBody{Message: pe.message})
+		return
+	}
+	if r.Context().Err() != nil {
+		// The client hung up and what it asked for failed with it: nobody
+		// reads the answer, and nothing failed on the service's side. 499
+		// keeps it apart in the metrics.
+		h.log.Debug("client closed request", zap.String("request_id", requestID(r.Context())), zap.String("error", err.Error()))
+		w.WriteHeader(StatusClientClosedRequest)
 		return
 	}
 	kind := errs.KindOf(err)
