@@ -38,6 +38,22 @@ func (a *App) authenticatedUser(ctx context.Context, name, key string) (*user.Us
 	return u, nil
 }
 
+// UserExists tells whether a user of that name exists, for a log that may
+// name a known user but nothing else a client typed into the name field
+// (which may be a key).
+func (a *App) UserExists(ctx context.Context, name string) (bool, error) {
+	if !user.ValidName(name) {
+		return false, nil
+	}
+	var u *user.User
+	err := a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
+		var err error
+		u, err = s.APIUsers().FindByName(ctx, name)
+		return err
+	})
+	return u != nil, err
+}
+
 // lookUpUser returns the user of that name, or the stand-in a.unknownUser.
 // A name that no user can have is not looked up at all.
 func (a *App) lookUpUser(ctx context.Context, name string) (*user.User, error) {

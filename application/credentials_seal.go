@@ -8,14 +8,15 @@ import (
 	"github.com/shopstock/inventory/ports"
 )
 
-// SealCredentials brings what storage keeps to check every user's key under
-// the current secret, in one transaction, and tells how many users it
-// changed: a bare SHA-256 of a key kept from before there was a secret is
-// sealed (the key keeps working for Basic), Digest values kept unsealed are
-// dropped (Digest is off until a new key is issued), and during a rotation
-// what the previous secret sealed is sealed anew. It fails, changing
-// nothing, when a value was sealed with a secret it does not have. Every
-// start runs it before serving.
+// SealCredentials brings what storage keeps to check every user's key, and
+// every webhook's signing secret, under the current secret, in one
+// transaction, and tells how many users and webhooks it changed: a bare
+// SHA-256 of a key kept from before there was a secret is sealed (the key
+// keeps working for Basic), Digest values kept unsealed are dropped (Digest
+// is off until a new key is issued), a webhook secret kept in the clear is
+// sealed, and during a rotation what the previous secret sealed is sealed
+// anew. It fails, changing nothing, when a value was sealed with a secret
+// it does not have. Every start runs it before serving.
 func (a *App) SealCredentials(ctx context.Context) (changed int, err error) {
 	if err := permit(ctx, access.ManageUsers); err != nil {
 		return 0, err
@@ -54,7 +55,47 @@ func (a *App) SealCredentials(ctx context.Context) (changed int, err error) {
 			}
 			changed++
 		}
-		return nil
+		n, err := a.sealWebhookSecrets(ctx, s)
+		changed += n
+		return err
 	})
 	return changed, err
+}
+
+// sealWebhookSecrets brings every webhook's signing secret under the
+// current secret, in the transaction of SealCredentials.
+func (a *App) sealWebhookSecrets(ctx context.Context, s ports.Store) (changed int, err error) {
+	repo := s.Webhooks()
+	var ids []int64
+	for start := 0; ; start += 1000 {
+		page, err := repo.List(ctx, ports.ListQuery{Start: start, Limit: 1000})
+		if err != nil {
+			return 0, err
+		}
+		for _, w := range page.Items {
+			ids = append(ids, w.ID())
+		}
+		if len(page.Items) == 0 || start+len(page.Items) >= page.Total {
+			break
+		}
+	}
+	for _, id := range ids {
+		w, err := repo.Get(ctx, id) // locks the row: no rotation in between
+		if err != nil {
+			return changed, err
+		}
+		sealed, ok, err := a.secrets.ResealWebhookSecret(w.Secret())
+		if err != nil {
+			return changed, fmt.Errorf("webhook %d: %w", id, err)
+		}
+		if !ok {
+			continue
+		}
+		w.RotateSecret(sealed)
+		if err := repo.Save(ctx, w); err != nil {
+			return changed, err
+		}
+		changed++
+	}
+	return changed, nil
 }

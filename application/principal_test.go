@@ -14,7 +14,7 @@ import (
 // they find out who it is.
 var establishCaller = map[string]bool{
 	"Authenticate": true, "AuthenticateDigest": true, "DigestNonce": true,
-	"SignIn": true, "SessionUser": true, "SignOut": true, "ConsoleFormKey": true,
+	"SignIn": true, "SessionUser": true, "SignOut": true, "ConsoleFormKey": true, "UserExists": true,
 }
 
 // useCases calls every use case of app and its dispatchers with zero

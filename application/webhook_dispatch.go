@@ -81,9 +81,11 @@ func (a *App) WebhookDispatcher(sender ports.WebhookSender) *WebhookDispatcher {
 		// effect for this attempt already.
 		err := a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
 			hook, err := s.Webhooks().Get(ctx, job.Job.WebhookID)
-			if err == nil {
-				job.Job.URL, job.Job.Secret = hook.URL(), hook.Secret()
+			if err != nil {
+				return err
 			}
+			job.Job.URL = hook.URL()
+			job.Job.Secret, err = a.secrets.OpenWebhookSecret(hook.Secret())
 			return err
 		})
 		if err != nil {

@@ -46,7 +46,7 @@ func (a *App) CreateWebhook(ctx context.Context, in WebhookInput) (id int64, sec
 		enabled = *in.Enabled
 	}
 	secret = newSecret()
-	w, err := webhook.New(url, events, description, enabled, secret, a.clock.Now())
+	w, err := webhook.New(url, events, description, enabled, a.secrets.SealWebhookSecret(secret), a.clock.Now())
 	if err != nil {
 		return 0, "", err
 	}
@@ -124,7 +124,7 @@ func (a *App) RotateWebhookSecret(ctx context.Context, id int64) (secret string,
 		if err != nil {
 			return err
 		}
-		w.RotateSecret(secret)
+		w.RotateSecret(a.secrets.SealWebhookSecret(secret))
 		return s.Webhooks().Save(ctx, w)
 	})
 	return secret, err

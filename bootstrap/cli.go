@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"go.uber.org/dig"
 	"go.uber.org/fx"
 	"go.uber.org/zap"
 
@@ -70,7 +72,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return ExitFailure
 	}
 	if err := run(cfg, stdout); err != nil {
-		fmt.Fprintln(stderr, "inventory:", err)
+		// One line, whatever a driver's message held.
+		fmt.Fprintln(stderr, "inventory:", strings.Join(strings.Fields(err.Error()), " "))
 		return ExitFailure
 	}
 	return ExitOK
@@ -243,16 +246,16 @@ func withApp(c Config, fn func(context.Context, *application.App) error) (err er
 	if l, err := NewLogger(c); err == nil {
 		log = l
 	}
-	secrets, err := newSecrets(c, log)
-	if err != nil {
-		return err
-	}
 	db, err := bunstore.Open(c.DatabaseURL)
 	if err != nil {
-		return err
+		return bunstore.Explain(err, c.DatabaseURL)
 	}
 	defer func() { err = errors.Join(err, db.Close()) }()
 	if err := db.Migrate(ctx); err != nil {
+		return bunstore.Explain(err, c.DatabaseURL)
+	}
+	secrets, err := newSecrets(c, log, db)
+	if err != nil {
 		return err
 	}
 	app := application.New(db, systemClock{}, secrets)
@@ -264,10 +267,33 @@ func withApp(c Config, fn func(context.Context, *application.App) error) (err er
 	return fn(application.WithPrincipal(ctx, application.System), app)
 }
 
-// serve runs the service until SIGINT or SIGTERM. fx.App.Run stops the
-// hooks in reverse order: the HTTP server drains before the database closes.
-// A failed start exits with status 1.
+// serve runs the service until SIGINT or SIGTERM. fx stops the hooks in
+// reverse order: the HTTP server drains before the database closes. A
+// failed start returns its root cause, which Main prints on one line.
 func serve(c Config, _ io.Writer) error {
-	fx.New(Options(c), fx.StopTimeout(30*time.Second)).Run()
-	return nil
+	ln, err := net.Listen("tcp", c.HTTPAddr)
+	if err != nil {
+		return listenError("INVENTORY_HTTP_ADDR", c.HTTPAddr, err)
+	}
+	app := fx.New(Options(c), fx.Supply(boundListener{ln}), fx.StopTimeout(30*time.Second))
+	if err := app.Err(); err != nil {
+		ln.Close()
+		return StartError(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), app.StartTimeout())
+	defer cancel()
+	if err := app.Start(ctx); err != nil {
+		ln.Close() // unless the server took it over, which closes it on stop
+		return StartError(err)
+	}
+	<-app.Wait()
+	stopCtx, stopCancel := context.WithTimeout(context.Background(), app.StopTimeout())
+	defer stopCancel()
+	return app.Stop(stopCtx)
+}
+
+// StartError is the cause of a failed start without fx's and dig's account
+// of the wiring around it: what the service's own code said.
+func StartError(err error) error {
+	return dig.RootCause(err)
 }

@@ -5,10 +5,14 @@ package bootstrap
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/netip"
 	"os"
 	"strconv"
+	"strings"
 	"time"
+
+	"go.uber.org/zap/zapcore"
 
 	httpapi "github.com/shopstock/inventory/adapters/http"
 	"github.com/shopstock/inventory/domain/user"
@@ -42,6 +46,22 @@ type Config struct {
 	PreviousSecretKey []byte
 }
 
+// checkDatabaseURL refuses a database URL of a kind the service does not
+// speak, before anything is opened.
+func checkDatabaseURL(u string) error {
+	switch {
+	case strings.HasPrefix(u, "postgres://"), strings.HasPrefix(u, "postgresql://"):
+		return nil
+	case u == "sqlite:":
+		return errors.New("INVENTORY_DATABASE_URL: sqlite: needs a path, or :memory: for an in-memory database")
+	case strings.HasPrefix(u, "sqlite:"):
+		return nil
+	}
+	scheme, _, _ := strings.Cut(u, ":")
+	return fmt.Errorf("INVENTORY_DATABASE_URL: the service speaks PostgreSQL (postgres://user:password@host:5432/database) "+
+		"and SQLite (sqlite:PATH), not %q", scheme)
+}
+
 // ConfigFromEnv reads the INVENTORY_* variables, with the documented defaults.
 func ConfigFromEnv() (Config, error) {
 	get := func(name, def string) string {
@@ -63,6 +83,15 @@ func ConfigFromEnv() (Config, error) {
 		LogLevel:    get("INVENTORY_LOG_LEVEL", "info"),
 		LogFormat:   get("INVENTORY_LOG_FORMAT", "json"),
 		PprofAddr:   get("INVENTORY_PPROF_ADDR", ""),
+	}
+	if err := checkDatabaseURL(c.DatabaseURL); err != nil {
+		return c, err
+	}
+	if _, _, err := net.SplitHostPort(c.HTTPAddr); err != nil {
+		return c, fmt.Errorf("INVENTORY_HTTP_ADDR: want host:port such as 127.0.0.1:8080, got %q", c.HTTPAddr)
+	}
+	if _, err := zapcore.ParseLevel(c.LogLevel); err != nil {
+		return c, fmt.Errorf("INVENTORY_LOG_LEVEL: want debug, info, warn or error, got %q", c.LogLevel)
 	}
 	retention, err := time.ParseDuration(get("INVENTORY_IDEMPOTENCY_RETENTION", "720h"))
 	if err != nil || retention <= 0 {
@@ -123,6 +152,9 @@ func ConfigFromEnv() (Config, error) {
 	}
 	if c.PreviousSecretKey, err = parseSecretEnv("INVENTORY_PREVIOUS_SECRET_KEY"); err != nil {
 		return c, err
+	}
+	if _, _, isSQLite := sqlitePath(c.DatabaseURL); !isSQLite && c.SecretKey == nil {
+		return c, errNoSecretForPostgres
 	}
 	if c.PreviousSecretKey != nil && c.SecretKey == nil {
 		return c, errors.New("INVENTORY_PREVIOUS_SECRET_KEY is set without INVENTORY_SECRET_KEY: a rotation needs the new secret too")

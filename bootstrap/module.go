@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -47,9 +48,13 @@ func Options(c Config) fx.Option {
 		),
 		// fx's own events (every constructor, hook and invocation) are for
 		// debugging the wiring: a plain start shows only the lines below.
+		// A failed start is told once, in plain words, by the command
+		// (StartError); fx's account of it, with its wiring and stack, is
+		// for debugging too.
 		fx.WithLogger(func(l *zap.Logger) fxevent.Logger {
 			fl := &fxevent.ZapLogger{Logger: l.Named("fx")}
 			fl.UseLogLevel(zapcore.DebugLevel)
+			fl.UseErrorLevel(zapcore.DebugLevel)
 			return fl
 		}),
 		fx.Invoke(runCredentialSealing, ensureAPIUser, func(*http.Server) {}),
@@ -67,13 +72,13 @@ func newDatabase(lc fx.Lifecycle, c Config, log *zap.Logger) (*bunstore.DB, erro
 	log.Info("starting inventory", zap.String("version", version()))
 	db, err := bunstore.Open(c.DatabaseURL)
 	if err != nil {
-		return nil, err
+		return nil, bunstore.Explain(err, c.DatabaseURL)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), migrationTimeout)
 	defer cancel()
 	if err := db.Migrate(ctx); err != nil {
 		db.Close()
-		return nil, err
+		return nil, bunstore.Explain(err, c.DatabaseURL)
 	}
 	kind := "sqlite"
 	if db.Postgres() {
@@ -94,17 +99,23 @@ const GeneratedKeyFile = "inventory-generated-api-key"
 // order the constructors ran, and this needs the database).
 func ensureAPIUser(lc fx.Lifecycle, app *application.App, c Config, log *zap.Logger) {
 	lc.Append(fx.Hook{OnStart: func(ctx context.Context) error {
-		key, err := app.EnsureAPIUser(application.WithPrincipal(ctx, application.System), c.APIUser, c.APIKey)
+		ensured, err := app.EnsureAPIUser(application.WithPrincipal(ctx, application.System), c.APIUser, c.APIKey)
 		if err != nil {
 			return fmt.Errorf("ensure API user: %w", err)
 		}
+		if len(ensured.Differs) > 0 {
+			log.Warn("the configured API user exists and differs from the configuration; it is left as it is "+
+				"(INVENTORY_API_KEY only creates the user): to give it a key, use inventory users rotate, or the API",
+				zap.String("user", c.APIUser), zap.Strings("differs", ensured.Differs))
+		}
+		key := ensured.GeneratedKey
 		if key == "" {
 			return nil
 		}
 		path, err := writePrivateFile(GeneratedKeyFile, key+"\n")
 		if err != nil {
 			return fmt.Errorf("created API user %q with a random key but could not write the key to a file (%w); "+
-				"set INVENTORY_API_KEY to give the user a key", c.APIUser, err)
+				"give it a key with: inventory users rotate %s", c.APIUser, err, c.APIUser)
 		}
 		log.Warn("created API user with a random key; it is in the key file, readable by its owner only, and in no log",
 			zap.String("user", c.APIUser), zap.String("key_file", path))
@@ -169,6 +180,17 @@ func newHandler(app *application.App, log *zap.Logger, c Config, db *bunstore.DB
 	return h, nil
 }
 
+// listenError says why the address of variable cannot be listened on.
+func listenError(variable, addr string, err error) error {
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return fmt.Errorf("%s: %s is in use by another process; stop it or choose another address", variable, addr)
+	}
+	if errors.Is(err, syscall.EACCES) {
+		return fmt.Errorf("%s: no permission to listen on %s; choose a port above 1023", variable, addr)
+	}
+	return fmt.Errorf("%s: cannot listen on %s: %v", variable, addr, err)
+}
+
 // HTTPServer is the server the service runs, with its connection limits:
 // headers within 10 s and 64 KiB, the whole request within 60 s,
 // idle keep-alive connections closed after 120 s.
@@ -185,13 +207,31 @@ func HTTPServer(addr string, h http.Handler) *http.Server {
 	}
 }
 
-func newServer(lc fx.Lifecycle, c Config, h *httpapi.Handler, log *zap.Logger) *http.Server {
+// boundListener is the API's address, bound by the command before anything
+// else starts, so that an address in use stops the start at once and
+// alone; without one the server binds INVENTORY_HTTP_ADDR when it starts.
+type boundListener struct{ net.Listener }
+
+type serverParams struct {
+	fx.In
+	Lifecycle fx.Lifecycle
+	Config    Config
+	Handler   *httpapi.Handler
+	Log       *zap.Logger
+	Bound     boundListener `optional:"true"`
+}
+
+func newServer(p serverParams) *http.Server {
+	lc, c, h, log := p.Lifecycle, p.Config, p.Handler, p.Log
 	srv := HTTPServer(c.HTTPAddr, h)
 	lc.Append(fx.Hook{
 		OnStart: func(context.Context) error {
-			ln, err := net.Listen("tcp", c.HTTPAddr)
-			if err != nil {
-				return err
+			ln := p.Bound.Listener
+			if ln == nil {
+				var err error
+				if ln, err = net.Listen("tcp", c.HTTPAddr); err != nil {
+					return listenError("INVENTORY_HTTP_ADDR", c.HTTPAddr, err)
+				}
 			}
 			log.Info("listening", zap.String("addr", ln.Addr().String()))
 			go func() {

@@ -58,9 +58,14 @@ func runProfiler(lc fx.Lifecycle, c Config, log *zap.Logger) error {
 		OnStart: func(context.Context) error {
 			ln, err := net.Listen("tcp", c.PprofAddr)
 			if err != nil {
-				return fmt.Errorf("INVENTORY_PPROF_ADDR: %w", err)
+				return listenError("INVENTORY_PPROF_ADDR", c.PprofAddr, err)
 			}
 			log.Info("profiling listener", zap.String("addr", ln.Addr().String()))
+			if a, ok := ln.Addr().(*net.TCPAddr); ok && !a.IP.IsLoopback() {
+				log.Warn("the profiling listener is reachable beyond loopback and has no auth: "+
+					"its profiles reveal the process's internals; bind INVENTORY_PPROF_ADDR to 127.0.0.1 "+
+					"or keep the port behind a firewall", zap.String("addr", ln.Addr().String()))
+			}
 			go func() {
 				if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 					log.Error("profiling listener stopped", zap.Error(err))

@@ -12,6 +12,7 @@ import (
 	"go.uber.org/fx"
 	"go.uber.org/zap"
 
+	"github.com/shopstock/inventory/adapters/bunstore"
 	"github.com/shopstock/inventory/adapters/secretkey"
 	"github.com/shopstock/inventory/application"
 )
@@ -19,6 +20,10 @@ import (
 // KeyFileSuffix names the file that holds the secret of an SQLite database
 // when INVENTORY_SECRET_KEY is unset: the database's path with this suffix.
 const KeyFileSuffix = ".secret-key"
+
+var errNoSecretForPostgres = errors.New("INVENTORY_SECRET_KEY is not set: with PostgreSQL the service needs it " +
+	"(at least 32 random bytes written as base64 or hex, e.g. head -c 32 /dev/urandom | base64), " +
+	"because what the database keeps to check API keys is sealed with it")
 
 // parseSecretEnv reads a secret variable; unset or empty is nil.
 func parseSecretEnv(name string) ([]byte, error) {
@@ -38,15 +43,17 @@ func parseSecretEnv(name string) ([]byte, error) {
 // beside it, made at the first start, and an in-memory one gets a random
 // secret per process; PostgreSQL has no such place that is not shared with
 // the database's copies, so it needs the variable.
-func newSecrets(c Config, log *zap.Logger) (*secretkey.Keyring, error) {
+//
+// A key file is made only for a database that holds no sealed value: one
+// that does was copied without its key file, and a new secret would open
+// none of its values.
+func newSecrets(c Config, log *zap.Logger, db *bunstore.DB) (*secretkey.Keyring, error) {
 	secret := c.SecretKey
 	if secret == nil {
 		path, memory, isSQLite := sqlitePath(c.DatabaseURL)
 		switch {
 		case !isSQLite:
-			return nil, errors.New("INVENTORY_SECRET_KEY is not set: with PostgreSQL the service needs it " +
-				"(at least 32 random bytes written as base64 or hex, e.g. head -c 32 /dev/urandom | base64), " +
-				"because what the database keeps to check API keys is sealed with it")
+			return nil, errNoSecretForPostgres
 		case path == "":
 			return nil, errors.New("INVENTORY_DATABASE_URL: sqlite: needs a path, or :memory: for an in-memory database")
 		case memory:
@@ -54,7 +61,8 @@ func newSecrets(c Config, log *zap.Logger) (*secretkey.Keyring, error) {
 			secret = b
 		default:
 			var err error
-			if secret, err = keyFile(path+KeyFileSuffix, log); err != nil {
+			sealed := func() (bool, error) { return db.HoldsSealedValues(context.Background()) }
+			if secret, err = keyFile(path+KeyFileSuffix, sealed, log); err != nil {
 				return nil, err
 			}
 		}
@@ -74,7 +82,7 @@ func sqlitePath(databaseURL string) (path string, memory, ok bool) {
 // keyFile reads the secret in the file at path, or makes one there, readable
 // by its owner only. It is linked into place only when complete, and never
 // over a file another process made meanwhile, whose secret wins.
-func keyFile(path string, log *zap.Logger) ([]byte, error) {
+func keyFile(path string, sealed func() (bool, error), log *zap.Logger) ([]byte, error) {
 	read := func() ([]byte, error) {
 		info, err := os.Stat(path)
 		if err != nil {
@@ -97,6 +105,13 @@ func keyFile(path string, log *zap.Logger) ([]byte, error) {
 	b, err := read()
 	if !errors.Is(err, fs.ErrNotExist) {
 		return b, err
+	}
+	switch held, err := sealed(); {
+	case err != nil:
+		return nil, fmt.Errorf("key file %s is missing and the database cannot be read to tell whether it needs one: %w", path, err)
+	case held:
+		return nil, fmt.Errorf("the key file %s is missing, and the database holds values sealed with the secret it held: "+
+			"restore the key file from the backup kept apart from the database (or set INVENTORY_SECRET_KEY to that secret)", path)
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*") // mode 0600
 	if err != nil {
@@ -128,11 +143,11 @@ func keyFile(path string, log *zap.Logger) ([]byte, error) {
 func sealStoredCredentials(ctx context.Context, app *application.App, log *zap.Logger) error {
 	n, err := app.SealCredentials(application.WithPrincipal(ctx, application.System))
 	if err != nil {
-		return fmt.Errorf("stored API credentials: %w; INVENTORY_SECRET_KEY (on SQLite without it, the key file beside the "+
+		return fmt.Errorf("stored API credentials and webhook secrets: %w; INVENTORY_SECRET_KEY (on SQLite without it, the key file beside the "+
 			"database) must be the secret they were sealed with; during a rotation, the old one goes in INVENTORY_PREVIOUS_SECRET_KEY", err)
 	}
 	if n > 0 {
-		log.Info("sealed stored API credentials under the current secret", zap.Int("users", n))
+		log.Info("sealed stored API credentials and webhook secrets under the current secret", zap.Int("changed", n))
 	}
 	return nil
 }

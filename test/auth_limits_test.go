@@ -140,7 +140,7 @@ func TestFailedAttemptsLockAClientAddress(t *testing.T) {
 		}
 		for _, f := range failures {
 			m := f.ContextMap()
-			if f.Level.String() != "warn" || m["client"] != "192.0.2.7" || m["request_id"] == "" || m["user"] == nil {
+			if f.Level.String() != "warn" || m["client"] != "192.0.2.7" || m["request_id"] == "" || m["user_sha256"] == nil {
 				t.Fatalf("failure log: %v %v", f.Level, m)
 			}
 		}

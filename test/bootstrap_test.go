@@ -153,7 +153,8 @@ func TestAGeneratedKeyIsCreatedOnlyWhenNoUserExists(t *testing.T) {
 		t.Fatal(err)
 	}
 	app := application.New(db, bootClock{}, apitest.Secrets(t))
-	key, err := app.EnsureAPIUser(ctx, "admin", "")
+	ensured, err := app.EnsureAPIUser(ctx, "admin", "")
+	key := ensured.GeneratedKey
 	if err != nil || len(key) < 32 {
 		t.Fatalf("first start generates a long key: %q %v", key, err)
 	}
@@ -165,17 +166,18 @@ func TestAGeneratedKeyIsCreatedOnlyWhenNoUserExists(t *testing.T) {
 		t.Fatalf("only a hash of the key is stored: %v", err)
 	}
 	again, err := app.EnsureAPIUser(ctx, "admin", "")
-	if err != nil || again != "" {
-		t.Fatalf("a later start keeps the user and shows no key: %q %v", again, err)
+	if err != nil || again.GeneratedKey != "" || len(again.Differs) != 0 {
+		t.Fatalf("a later start keeps the user and shows no key: %+v %v", again, err)
 	}
-	if _, err := app.EnsureAPIUser(ctx, "admin", "replaced"); err != nil {
-		t.Fatal(err)
+	configured, err := app.EnsureAPIUser(ctx, "admin", "configured-later-0123")
+	if err != nil || strings.Join(configured.Differs, ",") != "key" {
+		t.Fatalf("a key configured for an existing user is told apart: %+v %v", configured, err)
 	}
-	if p, _ := app.Authenticate(ctx, "admin", key); p != nil {
-		t.Fatal("a configured key replaces the old one")
+	if p, _ := app.Authenticate(ctx, "admin", key); p == nil {
+		t.Fatal("a configured key does not replace the stored one")
 	}
-	if p, _ := app.Authenticate(ctx, "admin", "replaced"); p == nil {
-		t.Fatal("the configured key works")
+	if p, _ := app.Authenticate(ctx, "admin", "configured-later-0123"); p != nil {
+		t.Fatal("the configured key of an existing user is not applied")
 	}
 }
 

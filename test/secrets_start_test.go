@@ -206,3 +206,30 @@ func TestRotatingTheSecretKeepsUsersWorking(t *testing.T) {
 		}
 	})
 }
+
+// An SQLite database copied without its key file is not given a new one:
+// the start is refused with a message naming the missing file, and no file
+// is left that would hide the real one's absence.
+func TestADatabaseCopiedWithoutItsKeyFileIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "inventory.db")
+	app, _ := mustStart(t, "sqlite:"+db, "", "")
+	stop(t, app)
+	copyDir := t.TempDir()
+	copied := filepath.Join(copyDir, "inventory.db")
+	raw, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(copied, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path := copied + bootstrap.KeyFileSuffix
+	_, _, err = startWithSecret(t, "sqlite:"+copied, "", "")
+	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "missing") {
+		t.Fatalf("a copy without its key file: %v", err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("a key file was made: %v", err)
+	}
+}

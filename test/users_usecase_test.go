@@ -220,25 +220,42 @@ func TestConcurrentDemotionsLeaveAnAdmin(t *testing.T) {
 	})
 }
 
-// The configured user comes back as an enabled admin with the configured
-// key: the way back in when every admin was locked out by mistake.
-func TestTheConfiguredUserIsAnAdmin(t *testing.T) {
+// INVENTORY_API_KEY creates the configured user and nothing more: a restart
+// with it neither re-enables nor re-keys an admin that another admin
+// disabled, demoted or rotated; it tells what the stored user has that the
+// configuration does not say, for the start to warn of.
+func TestTheConfiguredKeyOnlyCreatesTheUser(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
 		ctx := apitest.Admin()
 		app, _, _ := newUsersApp(t, databaseURL)
-		id, _, _ := app.CreateUser(ctx, "ops", user.Admin, false)
+		if _, _, err := app.CreateUser(ctx, "ops", user.Admin, false); err != nil {
+			t.Fatal(err)
+		}
+		same, err := app.EnsureAPIUser(ctx, "admin", usersAdminKey)
+		if err != nil || len(same.Differs) != 0 || same.GeneratedKey != "" {
+			t.Fatalf("a restart with what the database holds changes nothing and tells nothing: %+v %v", same, err)
+		}
 		admin, _ := app.UserByName(ctx, "admin")
+		rotated, err := app.RotateUserKey(ctx, admin.ID())
+		if err != nil {
+			t.Fatal(err)
+		}
 		if err := app.UpdateUser(ctx, admin.ID(), ptrTo(user.Reader), ptrTo(false)); err != nil {
 			t.Fatal(err)
 		}
-		if err := app.UpdateUser(ctx, id, ptrTo(user.Reader), nil); err != user.ErrLastAdmin {
-			t.Fatalf("ops is the last admin: %v", err)
-		}
-		if _, err := app.EnsureAPIUser(ctx, "admin", "restart-key-0123456789"); err != nil {
+		got, err := app.EnsureAPIUser(ctx, "admin", usersAdminKey)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if p, _ := app.Authenticate(ctx, "admin", "restart-key-0123456789"); p == nil || p.Role != user.Admin {
-			t.Fatalf("the configured user is an enabled admin again: %+v", p)
+		if strings.Join(got.Differs, ",") != "key,role,enabled" {
+			t.Fatalf("what differs from the configuration: %q", got.Differs)
+		}
+		if p, _ := app.Authenticate(ctx, "admin", usersAdminKey); p != nil {
+			t.Fatalf("the configured key does not come back: %+v", p)
+		}
+		after, _ := app.UserByName(ctx, "admin")
+		if after.Enabled() || after.Role() != user.Reader || !apitest.Secrets(t).CheckKey("admin", after.Credentials(), rotated) {
+			t.Fatalf("the user stays as the other admin left it: enabled %v, role %s", after.Enabled(), after.Role())
 		}
 	})
 }

@@ -2,6 +2,7 @@ package bunstore
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"time"
@@ -15,24 +16,42 @@ import (
 type webhookRow struct {
 	bun.BaseModel `bun:"table:webhooks,alias:wh"`
 
-	ID          int64     `bun:"id,pk,autoincrement"`
-	URL         string    `bun:"url"`
-	Events      string    `bun:"events"` // comma-separated
-	Description string    `bun:"description"`
-	Enabled     bool      `bun:"enabled"`
-	Secret      string    `bun:"secret"`
-	CreatedAt   time.Time `bun:"created_at"`
+	ID          int64  `bun:"id,pk,autoincrement"`
+	URL         string `bun:"url"`
+	Events      string `bun:"events"` // comma-separated
+	Description string `bun:"description"`
+	Enabled     bool   `bun:"enabled"`
+	// Secret is a signing secret kept in the clear from before secrets
+	// were sealed; empty once the start sealed it into SealedSecret.
+	Secret       string         `bun:"secret"`
+	SealedSecret sql.NullString `bun:"sealed_secret"`
+	CreatedAt    time.Time      `bun:"created_at"`
 }
 
 func toWebhookRow(w *webhook.Webhook) *webhookRow {
-	return &webhookRow{
+	row := &webhookRow{
 		ID: w.ID(), URL: w.URL(), Events: strings.Join(w.Events(), ","), Description: w.Description(),
-		Enabled: w.Enabled(), Secret: w.Secret(), CreatedAt: w.CreatedAt().UTC(),
+		Enabled: w.Enabled(), CreatedAt: w.CreatedAt().UTC(),
 	}
+	if stored := w.Secret(); strings.HasPrefix(stored, webhook.SecretPrefix) {
+		row.Secret = stored
+	} else {
+		row.SealedSecret = sql.NullString{String: stored, Valid: true}
+	}
+	return row
+}
+
+// storedSecret is the secret as the webhook keeps it: sealed, or in the
+// clear until the next start seals it.
+func (row *webhookRow) storedSecret() string {
+	if row.SealedSecret.Valid && row.SealedSecret.String != "" {
+		return row.SealedSecret.String
+	}
+	return row.Secret
 }
 
 func (row *webhookRow) webhook() *webhook.Webhook {
-	return webhook.UnmarshalWebhookFromDatabase(row.ID, row.URL, strings.Split(row.Events, ","), row.Description, row.Enabled, row.Secret, row.CreatedAt.UTC())
+	return webhook.UnmarshalWebhookFromDatabase(row.ID, row.URL, strings.Split(row.Events, ","), row.Description, row.Enabled, row.storedSecret(), row.CreatedAt.UTC())
 }
 
 // subscriptionRow is one event type a webhook is to be sent.
@@ -230,7 +249,7 @@ func (r webhooks) Claim(ctx context.Context, lease time.Duration, limit int) ([]
 	err = r.s.idb.NewSelect().TableExpr("webhook_deliveries AS d").
 		Join("JOIN webhooks AS w ON w.id = d.webhook_id").
 		Join("JOIN events AS e ON e.id = (SELECT MAX(id) FROM events WHERE id <= d.event_id)").
-		ColumnExpr("d.id, d.webhook_id, w.url, w.secret, d.event_id, e.id AS row_id, e.n, e.type, e.created_at, e.data").
+		ColumnExpr("d.id, d.webhook_id, w.url, COALESCE(w.sealed_secret, w.secret) AS secret, d.event_id, e.id AS row_id, e.n, e.type, e.created_at, e.data").
 		Where("d.id IN (?)", bun.List(ids)).Scan(ctx, &rows)
 	if err != nil {
 		return nil, err

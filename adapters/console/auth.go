@@ -17,6 +17,7 @@ import (
 
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/access"
+	"github.com/shopstock/inventory/domain/code"
 	"github.com/shopstock/inventory/domain/session"
 )
 
@@ -217,6 +218,9 @@ func (h *Handler) form(pattern string, fn func(w http.ResponseWriter, r *http.Re
 			return
 		}
 		r = r.WithContext(signedIn(r.Context(), u))
+		if h.refusedParameters(w, r, "field", r.PostForm) {
+			return
+		}
 		if err := fn(w, r, u); err != nil {
 			h.fail(w, r, err)
 		}
@@ -249,6 +253,11 @@ func (h *Handler) authRoutes() {
 			return
 		}
 		d := signInData{Name: strings.TrimSpace(r.PostForm.Get("name")), Next: r.PostForm.Get("next")}
+		if name, err := code.CheckParameters(r.PostForm, nil); err != nil {
+			d.Error = fmt.Sprintf("The field %s %s.", name, err)
+			h.signInPage(w, r, http.StatusBadRequest, d)
+			return
+		}
 		key := r.PostForm.Get("key")
 		if d.Name == "" || key == "" {
 			d.Error = "Enter your user name and your API key."

@@ -6,8 +6,11 @@ package console
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"embed"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"html/template"
@@ -23,6 +26,8 @@ import (
 
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/access"
+	"github.com/shopstock/inventory/domain/barcode"
+	"github.com/shopstock/inventory/domain/code"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/limit"
 )
@@ -117,12 +122,41 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Frame-Options", "DENY")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Referrer-Policy", "same-origin")
-	w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'")
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 	if _, pattern := h.mux.Handler(r); pattern == "" {
 		h.notFound(w, r)
 		return
 	}
+	if h.refusedParameters(w, r, "parameter", r.URL.Query()) {
+		return
+	}
 	h.mux.ServeHTTP(w, r)
+}
+
+// scanRule lets the search's q, which takes what a scanner sends, hold the
+// GS1 group separator.
+func scanRule(name string) code.ParameterRule {
+	if name == "q" {
+		return code.ParameterRule{Also: func(r rune) bool { return r == barcode.GroupSeparator }}
+	}
+	return code.ParameterRule{}
+}
+
+// refusedParameters answers 400 naming the first parameter (of the query,
+// or a form's field) that breaks the text rule, which every one follows
+// before any page reads it; false when all keep it. The file of a stock
+// import (csv) is the one field exempt: its lines have their own checks.
+func (h *Handler) refusedParameters(w http.ResponseWriter, r *http.Request, what string, params url.Values) bool {
+	if _, ok := params["csv"]; ok && what == "field" {
+		params = maps.Clone(params)
+		delete(params, "csv")
+	}
+	name, err := code.CheckParameters(params, scanRule)
+	if err == nil {
+		return false
+	}
+	h.errorPage(w, r, http.StatusBadRequest, fmt.Sprintf("The %s %s %s.", what, name, err))
+	return true
 }
 
 // templateFuncs are the functions the pages' templates call: these, and
@@ -244,7 +278,7 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, nam
 		v.CSRF = v.User.CSRFToken
 	}
 	if v.Notice == "" {
-		v.Notice = takeFlash(w, r)
+		v.Notice = h.takeFlash(w, r)
 	}
 	if r.Method == http.MethodPost {
 		v.After = pageOf(r.URL.Path)
@@ -392,20 +426,38 @@ func pathID(r *http.Request, wildcard, what string) (int64, error) {
 
 const flashCookie = "inventory_console_notice"
 
-// flash carries a notice to the page a successful form redirects to.
+// flash carries a notice to the page a successful form redirects to. The
+// notice is signed: a page shows as its own only what the service wrote,
+// not a cookie another site planted (a sibling subdomain may set cookies
+// for this host, and over http anyone on the path may).
 func (h *Handler) flash(w http.ResponseWriter, r *http.Request, msg string) {
-	http.SetCookie(w, &http.Cookie{Name: flashCookie, Value: url.QueryEscape(msg), Path: "/console/",
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: h.cfg.HTTPS(r), MaxAge: 60})
+	value := base64.RawURLEncoding.EncodeToString([]byte(msg))
+	http.SetCookie(w, h.cookie(r, flashCookie, value+"."+h.noticeMAC(value), 60))
 }
 
-func takeFlash(w http.ResponseWriter, r *http.Request) string {
-	c, err := r.Cookie(flashCookie)
+func (h *Handler) noticeMAC(value string) string {
+	m := hmac.New(sha256.New, h.formKey)
+	m.Write([]byte("console notice\x00" + value))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+// takeFlash is the notice the previous answer left, once; a notice the
+// service did not sign is none.
+func (h *Handler) takeFlash(w http.ResponseWriter, r *http.Request) string {
+	c, ok := h.readCookie(r, flashCookie)
+	if !ok {
+		return ""
+	}
+	http.SetCookie(w, h.cookie(r, flashCookie, "", -1))
+	value, mac, ok := strings.Cut(c, ".")
+	if !ok || !hmac.Equal([]byte(mac), []byte(h.noticeMAC(value))) {
+		return ""
+	}
+	msg, err := base64.RawURLEncoding.DecodeString(value)
 	if err != nil {
 		return ""
 	}
-	http.SetCookie(w, &http.Cookie{Name: flashCookie, Path: "/console/", MaxAge: -1})
-	msg, _ := url.QueryUnescape(c.Value)
-	return msg
+	return string(msg)
 }
 
 // redirect ends a successful form with a notice on the page it returns to.

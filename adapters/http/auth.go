@@ -2,10 +2,11 @@ package http
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"go.uber.org/zap"
@@ -78,9 +79,9 @@ func (h *Handler) authenticate(r *http.Request) (*http.Request, error) {
 	if p == nil {
 		if !stale {
 			h.attempts.fail(now, addr, name)
-			// Never the key or the header: the user name as sent, bounded.
+			// Never the key or the header, nor a name no user has.
 			h.log.Warn("authentication failed", zap.String("request_id", requestID(r.Context())),
-				zap.String("user", logSafe(name)), zap.String("client", addr), zap.String("reason", reason))
+				h.loggedName(r, name), zap.String("client", addr), zap.String("reason", reason))
 		}
 		if stale {
 			return r, errStale
@@ -96,12 +97,16 @@ func (h *Handler) authenticate(r *http.Request) (*http.Request, error) {
 	return r.WithContext(ctx), nil
 }
 
-// logSafe keeps what a client sent as a user name fit for the log.
-func logSafe(s string) string {
-	if len(s) > user.MaxNameLength {
-		s = s[:user.MaxNameLength]
+// loggedName is what the log may hold of a user name a client sent: the
+// name of a user that exists, or else the first 8 hex digits of its SHA-256
+// (field user_sha256), since people type keys into name fields and a log is
+// read by many.
+func (h *Handler) loggedName(r *http.Request, name string) zap.Field {
+	if ok, err := h.app.UserExists(r.Context(), name); err == nil && ok {
+		return zap.String("user", name)
 	}
-	return strconv.QuoteToASCII(s)
+	sum := sha256.Sum256([]byte(name))
+	return zap.String("user_sha256", hex.EncodeToString(sum[:4]))
 }
 
 func (h *Handler) authenticateBasic(r *http.Request) (*application.Principal, string, error) {

@@ -42,6 +42,10 @@ var (
 	errUnsupportedMedia = &protocolError{status: http.StatusUnsupportedMediaType, message: "request body must be application/json"}
 )
 
+// StatusClientClosedRequest counts a request whose client went away
+// before its answer was ready (nginx's 499): no status of HTTP says that.
+const StatusClientClosedRequest = 499
+
 type errorBody struct {
 	Success bool   `json:"success"`
 	Message string `json:"message"`
@@ -77,6 +81,14 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) 
 			w.Header().Set("Retry-After", strconv.Itoa(pe.retryAfter))
 		}
 		writeJSON(w, pe.status, errorBody{Message: pe.message})
+		return
+	}
+	if r.Context().Err() != nil {
+		// The client hung up and what it asked for failed with it: nobody
+		// reads the answer, and nothing failed on the service's side. 499
+		// keeps it apart in the metrics.
+		h.log.Debug("client closed request", zap.String("request_id", requestID(r.Context())), zap.String("error", err.Error()))
+		w.WriteHeader(StatusClientClosedRequest)
 		return
 	}
 	kind := errs.KindOf(err)

@@ -21,6 +21,8 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/code"
+	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/idempotency"
 	"github.com/shopstock/inventory/domain/lockout"
 )
@@ -176,13 +178,26 @@ func (h *Handler) api(pattern string, fn func(w http.ResponseWriter, r *http.Req
 }
 
 // checkRequest applies what holds for every API request before its handler
-// reads it: an idempotency key in the path follows the text rules.
+// reads it: every query parameter, name and values, and an idempotency key
+// in the path follow the text rules.
 func checkRequest(r *http.Request) error {
+	if name, err := code.CheckParameters(r.URL.Query(), queryRule); err != nil {
+		return errs.InvalidFields(errs.FieldError{Property: name, Message: err.Error()})
+	}
 	if key := r.PathValue("idempotencyKey"); key != "" || strings.Contains(r.Pattern, "{idempotencyKey}") {
 		_, err := idempotency.ParseKey(key)
 		return err
 	}
 	return nil
+}
+
+// queryRule lets a filter's value be a comma list (IN, NOT IN) longer than
+// a short text; every other parameter is one.
+func queryRule(name string) code.ParameterRule {
+	if m := listKey.FindStringSubmatch(name); m != nil && m[1] == "filter" && m[3] == "value" {
+		return code.ParameterRule{Max: code.MaxLongText}
+	}
+	return code.ParameterRule{}
 }
 
 func (h *Handler) readyz(w http.ResponseWriter, r *http.Request) {
@@ -231,6 +246,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ctx := context.WithValue(r.Context(), requestIDKey, id)
 	r = r.WithContext(context.WithValue(ctx, requestInfoKey, info))
 	w.Header().Set("X-Request-Id", id)
+	// No answer is to be read as another type than it says.
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	// An answer that is never written (the client stopped reading) must
 	// not hold its slot and database connection: every write has its own
 	// deadline, and the answer as a whole one at the latest when the

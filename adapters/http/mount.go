@@ -46,5 +46,5 @@ func (h *Handler) SignInLocked(r *http.Request, name string) time.Duration {
 func (h *Handler) SignInFailed(r *http.Request, name string) {
 	h.attempts.fail(h.cfg.now(), h.ClientAddress(r), name)
 	h.log.Warn("authentication failed", zap.String("request_id", requestID(r.Context())),
-		zap.String("user", logSafe(name)), zap.String("client", h.ClientAddress(r)), zap.String("reason", "console sign-in: wrong user, key or disabled user"))
+		h.loggedName(r, name), zap.String("client", h.ClientAddress(r)), zap.String("reason", "console sign-in: wrong user, key or disabled user"))
 }

@@ -1,7 +1,7 @@
 // Package secretkey holds the service's secret (INVENTORY_SECRET_KEY) and
 // does with it what ports.Secrets promises: it makes, checks and re-seals
-// what storage keeps to check API keys, and derives the keys that sign
-// Digest nonces and console forms.
+// what storage keeps to check API keys, seals the webhooks' signing
+// secrets, and derives the keys that sign Digest nonces and console forms.
 //
 // What storage keeps per user:
 //
@@ -32,6 +32,7 @@ import (
 	"strings"
 
 	"github.com/shopstock/inventory/domain/user"
+	"github.com/shopstock/inventory/domain/webhook"
 )
 
 // MinLength is the fewest random bytes a secret has.
@@ -284,6 +285,46 @@ func (k *Keyring) Reseal(name string, c user.Credentials) (user.Credentials, boo
 		out.DigestSHA256, out.DigestMD5 = "", ""
 	}
 	return out, changed, nil
+}
+
+// webhookSecretAD is authenticated with every sealed webhook signing
+// secret, so that no user's sealed value passes for one, nor one for a
+// user's.
+var webhookSecretAD = []byte("inventory webhook signing secret")
+
+// SealWebhookSecret seals a webhook's signing secret under the current
+// secret.
+func (k *Keyring) SealWebhookSecret(secret string) string {
+	return k.current.seal([]byte(secret), webhookSecretAD)
+}
+
+// OpenWebhookSecret opens a sealed signing secret; one kept in the clear
+// from before is returned as it is.
+func (k *Keyring) OpenWebhookSecret(stored string) (string, error) {
+	if sealedBy(stored) == "" {
+		if !strings.HasPrefix(stored, webhook.SecretPrefix) {
+			return "", errors.New("a stored webhook secret is neither sealed nor a secret")
+		}
+		return stored, nil
+	}
+	plain, err := k.open(stored, webhookSecretAD)
+	if err != nil {
+		return "", fmt.Errorf("its stored signing secret: %w", err)
+	}
+	return string(plain), nil
+}
+
+// ResealWebhookSecret seals a signing secret kept in the clear, or sealed
+// with the previous secret, under the current one.
+func (k *Keyring) ResealWebhookSecret(stored string) (string, bool, error) {
+	if sealedBy(stored) == k.current.id {
+		return stored, false, nil
+	}
+	plain, err := k.OpenWebhookSecret(stored)
+	if err != nil {
+		return stored, false, err
+	}
+	return k.SealWebhookSecret(plain), true, nil
 }
 
 // Key derives the key for purpose from the current secret.

@@ -148,3 +148,41 @@ func TestResealWrapsOldHashesDropsPlainDigestAndMovesToTheNewSecret(t *testing.T
 		}
 	}
 }
+
+// A webhook's signing secret is sealed, opens only as a webhook secret and
+// only under its secret, and moves to a new secret in a rotation; one kept
+// in the clear from before opens as it is until it is sealed.
+func TestAWebhookSecretIsSealedAndMovesWithARotation(t *testing.T) {
+	const plain = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+	k := keyring(t, secret(1), nil)
+	sealed := k.SealWebhookSecret(plain)
+	if strings.Contains(sealed, "whsec_") || strings.Contains(sealed, plain[6:]) {
+		t.Fatalf("sealed: %s", sealed)
+	}
+	if got, err := k.OpenWebhookSecret(sealed); err != nil || got != plain {
+		t.Fatalf("open: %q %v", got, err)
+	}
+	if k.CheckKey("x", user.Credentials{Key: sealed}, plain) {
+		t.Fatal("a webhook secret passes for a user's key check")
+	}
+	if _, err := keyring(t, secret(2), nil).OpenWebhookSecret(sealed); err == nil {
+		t.Fatal("another secret opens it")
+	}
+	if got, err := k.OpenWebhookSecret(plain); err != nil || got != plain {
+		t.Fatalf("a clear secret from before: %q %v", got, err)
+	}
+	if _, err := k.OpenWebhookSecret("garbage"); err == nil {
+		t.Fatal("a stored value that is neither opens")
+	}
+	rotating := keyring(t, secret(2), secret(1))
+	moved, changed, err := rotating.ResealWebhookSecret(sealed)
+	if err != nil || !changed {
+		t.Fatalf("reseal: %v %v", changed, err)
+	}
+	if got, err := keyring(t, secret(2), nil).OpenWebhookSecret(moved); err != nil || got != plain {
+		t.Fatalf("after the rotation: %q %v", got, err)
+	}
+	if _, changed, _ := rotating.ResealWebhookSecret(moved); changed {
+		t.Fatal("a secret under the current secret is left as it is")
+	}
+}

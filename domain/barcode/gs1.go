@@ -24,6 +24,10 @@ type ElementString struct {
 // (FNC1 as a scanner transmits it, ASCII 29).
 const groupSeparator = '\x1d'
 
+// GroupSeparator is the character a scanner sends for the GS1 group
+// separator inside a scanned code: a field that takes scans accepts it.
+const GroupSeparator = groupSeparator
+
 // groupSeparatorSpellings are what scanners send for the group separator
 // when a keyboard cannot type ASCII 29: the Unicode picture of it, and the
 // replacement texts scanners are commonly set up to send. None of them can

@@ -43,7 +43,8 @@ type LotSpec struct {
 }
 
 // Validate checks the number's text rules: 1 to 64 characters after
-// trimming, of valid UTF-8 without control characters. property names the
+// trimming, of valid UTF-8 without control or bidirectional override
+// characters (code.CheckCode). property names the
 // lot in messages (`lot`).
 func (s LotSpec) Validate(property string) error {
 	_, err := s.number(property)
@@ -53,7 +54,7 @@ func (s LotSpec) Validate(property string) error {
 // number is the lot's number, trimmed, once it keeps the text rules.
 func (s LotSpec) number(property string) (string, error) {
 	n := strings.TrimSpace(s.Number)
-	err := code.CheckText(n, MaxLotNumber)
+	err := code.CheckCode(n, MaxLotNumber)
 	if err == nil && n == "" {
 		err = errors.New("must not be empty")
 	}

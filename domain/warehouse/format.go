@@ -55,6 +55,9 @@ func (c FormatComponent) validate() error {
 		if !utf8.ValidString(c.Text) || utf8.RuneCountInString(c.Text) > code.MaxText {
 			return errors.New("a text component's value must be at most " + itoa(code.MaxText) + " characters")
 		}
+		if err := code.CheckCode(c.Text, code.MaxText); err != nil {
+			return errors.New("a text component's value " + err.Error())
+		}
 	case ComponentNumber:
 		if c.NumberFrom < 0 || c.NumberTo < c.NumberFrom || c.NumberTo > maxNumber {
 			return errors.New("a number component needs 0 <= from <= to <= " + itoa(maxNumber))

@@ -14,6 +14,7 @@ func TestFormatComponentLimits(t *testing.T) {
 		{"text of 255 characters", FormatComponent{Type: ComponentText, Text: strings.Repeat("ü", 255)}, true},
 		{"text of 256 characters", FormatComponent{Type: ComponentText, Text: strings.Repeat("x", 256)}, false},
 		{"text that is not UTF-8", FormatComponent{Type: ComponentText, Text: "\xff"}, false},
+		{"text with a bidirectional override, which every code would carry", FormatComponent{Type: ComponentText, Text: "A-\u202e"}, false},
 		{"number up to 999999999", FormatComponent{Type: ComponentNumber, NumberFrom: 999999999, NumberTo: 999999999}, true},
 		{"number over 999999999", FormatComponent{Type: ComponentNumber, NumberFrom: 0, NumberTo: 1000000000}, false},
 		{"padding 9", FormatComponent{Type: ComponentNumber, NumberFrom: 1, NumberTo: 2, Padding: 9}, true},

@@ -76,7 +76,7 @@ func normalize(d Details) (Details, error) {
 	var err error
 	d.Code, err = code.Parse(d.Code)
 	fail("code", err)
-	d.Name, err = code.Parse(d.Name)
+	d.Name, err = code.ParseName(d.Name)
 	fail("name", err)
 	d.Contact = text("contact", d.Contact, code.MaxText)
 	d.Phone = text("phone", d.Phone, code.MaxText)
