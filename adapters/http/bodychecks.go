@@ -71,10 +71,12 @@ func shapeFault(src []byte) (fault, err error) {
 // readers call it per operation (see operationTextProblem); decodeStrict
 // for every other body.
 func textProblem(raw []byte, path string) (property, message string, found bool) {
+	if plainASCII(raw) {
+		return "", "", false
+	}
 	r := newObjectReader(raw, lenientText, jsontext.AllowDuplicateNames(true))
 	defer objectReaders.Put(r)
 	dec := &r.dec
-	var text []byte // a string's text, escapes resolved
 	for {
 		switch dec.PeekKind() {
 		case 0:
@@ -98,7 +100,8 @@ func textProblem(raw []byte, path string) (property, message string, found bool)
 		// Unquoting reads bad UTF-8 and a lone surrogate as U+FFFD, with
 		// an error. The text may be as long as it is: the bound on
 		// characters is for the use case to check.
-		text, err = jsontext.AppendUnquote(text[:0], quoted)
+		r.text, err = jsontext.AppendUnquote(r.text[:0], quoted)
+		text := r.text
 		if err != nil {
 			message = code.NotUTF8Message
 		} else if err := code.CheckMultiline(string(text), len(text)); err != nil {

@@ -52,8 +52,9 @@ func splitObject(dst jsonFields, raw []byte) (jsonFields, error) {
 
 // A batch splits and checks a thousand objects: their decoders are reused.
 type objectReader struct {
-	dec jsontext.Decoder
-	buf bytes.Buffer
+	dec  jsontext.Decoder
+	buf  bytes.Buffer
+	text []byte // a string unquoted, for the text rules
 }
 
 var objectReaders = sync.Pool{New: func() any { return new(objectReader) }}
