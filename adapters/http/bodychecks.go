@@ -75,7 +75,12 @@ func textProblem(raw []byte, path string) (property, message string, found bool)
 		return "", "", false
 	}
 	r := newObjectReader(raw, lenientText, jsontext.AllowDuplicateNames(true))
-	defer objectReaders.Put(r)
+	defer func() {
+		if cap(r.text) > 1<<16 {
+			r.text = nil // a pooled reader holds no long text
+		}
+		objectReaders.Put(r)
+	}()
 	dec := &r.dec
 	for {
 		switch dec.PeekKind() {
