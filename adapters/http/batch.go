@@ -83,14 +83,14 @@ func readBatch(w http.ResponseWriter, r *http.Request, endpoint string) (batchRe
 	if raw == nil {
 		return batchRequest{}, errs.Invalidf("request body is empty: a JSON array of operations is expected")
 	}
-	// Depth first: canonicalising costs the size times the depth.
-	if jsonDepth(raw) > maxJSONDepth {
-		return batchRequest{}, bodyFault(raw, nil)
+	// Shape first: canonicalising costs the size times the depth. A fault
+	// of syntax the shape check meets is canonicalForm's to report.
+	if fault, _ := shapeFault(raw); fault != nil {
+		return batchRequest{}, bodyFault(raw, fault)
 	}
-	// Canonicalising checks the body too, in the same pass.
 	canonical, err := canonicalForm(raw)
 	if err != nil {
-		return batchRequest{}, bodyFault(raw, err)
+		return batchRequest{}, malformed(err)
 	}
 	if kind := jsonKind(raw); kind != "an array" {
 		return batchRequest{}, errs.Invalidf("request body must be a JSON array of operations, not %s", kind)
@@ -113,26 +113,13 @@ func readBatch(w http.ResponseWriter, r *http.Request, endpoint string) (batchRe
 	}, nil
 }
 
-// bodyFault is the 400 for a body nested too deeply (err nil) or one that
-// canonicalForm refused: a fault of JSON syntax anywhere outranks a key
-// given twice or nesting too deep, and checkJSONShape names the first of
-// these.
-func bodyFault(raw []byte, err error) error {
-	var dup *jsontext.SyntacticError
-	if err != nil && !(errors.As(err, &dup) && errors.Is(dup.Err, jsontext.ErrDuplicateName)) {
-		return malformed(err)
-	}
+// bodyFault is the 400 for a body with a fault of shape (see shapeFault):
+// a fault of JSON syntax anywhere outranks it.
+func bodyFault(raw []byte, shape error) error {
 	if err := syntaxError(raw, lenientText, jsontext.AllowDuplicateNames(true)); err != nil {
 		return malformed(err)
 	}
-	if shape := checkJSONShape(raw); shape != nil {
-		return shape
-	}
-	if dup == nil {
-		return errs.Invalidf("request body is nested deeper than %d levels", maxJSONDepth)
-	}
-	// Keys that differ only in bad UTF-8, which reads as U+FFFD.
-	return errs.Invalidf("malformed JSON: an object holds the key %q twice", dup.JSONPointer.LastToken())
+	return shape
 }
 
 // batchSplit is a batch body's array: how many elements, the first that is

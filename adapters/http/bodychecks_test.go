@@ -21,6 +21,13 @@ func TestOperationTextProblem(t *testing.T) {
 		{`{"comment":"tab\there"}`, ""},
 		{`{"name":"tab\there"}`, "name must not contain control characters"},
 		{`{"list":["ok","no\u001f"]}`, "list[1] must not contain control characters"},
+		{`{"lot":{"x":{"0":["\u007f"]}}}`, "lot.x.0[0] must not contain control characters"},
+		{`{"lot":{"x":{"comment":"a\r\n"},"a.b":{"comment":"\t"}}}`, ""},
+		{`{"lot":{"comment":["\t"]}}`, "lot.comment[0] must not contain control characters"},
+		{"{\"lot\":{\"a\\n\xff\":1}}", `property name "lot.a\n\ufffd" must be valid UTF-8`},
+		{"{\"lot\":{\"\xff\":1}}", `property name "lot.\xff" must be valid UTF-8`},
+		// The rule of domain/code: UTF-8 first, then control characters.
+		{"{\"name\":\"\\u0001\xff\"}", "name must be valid UTF-8"},
 	} {
 		if !json.Valid([]byte(tc.op)) {
 			t.Fatalf("%s is not valid JSON", tc.op)
@@ -41,8 +48,8 @@ func TestOperationTextProblem(t *testing.T) {
 
 func TestCheckJSONShape(t *testing.T) {
 	deep := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
-	// keys k0…k(n-1), then extra: objects of more than 16 keys are checked
-	// through a map, smaller ones through a slice.
+	// keys k0…k(n-1), then extra: the decoder compares the keys of a small
+	// object in turn, those of a large one (over 64) through a map.
 	wide := func(n int, extra string) string {
 		var b strings.Builder
 		b.WriteString("{")
@@ -71,6 +78,13 @@ func TestCheckJSONShape(t *testing.T) {
 		{wide(40, `"k3":1`), false},
 		{wide(40, `"k39":1`), false},
 		{wide(40, `"x":1`), true},
+		{wide(70, `"k3":1`), false},
+		{wide(70, `"k69":1`), false},
+		{wide(70, `"x":1`), true},
+		{"{\"a\":1,\"\xff\":2,\"\xfe\":3}", false}, // bad UTF-8 reads as U+FFFD
+		{`[{"a":1,"a":2},` + deep(40), true},       // no JSON: for the decoder to report
+		{`[{"a":1,"a":2},` + deep(40) + `]`, false},
+		{`[{"a":1,"a":2}] x`, true},
 		{`[` + wide(20, `"x":1`) + `,` + wide(20, `"x":1`) + `]`, true},
 	} {
 		err := checkJSONShape([]byte(tc.body))

@@ -45,21 +45,29 @@ func (f jsonFields) get(name string) (jsontext.Value, bool) {
 // splitObject appends the members of the JSON object raw (part of a body
 // already found valid) to dst, values as slices of raw.
 func splitObject(dst jsonFields, raw []byte) (jsonFields, error) {
-	r := objectReaders.Get().(*objectReader)
+	r := newObjectReader(raw, lenientText, jsontext.AllowDuplicateNames(true))
 	defer objectReaders.Put(r)
-	// A bytes.Buffer is read in place, not copied.
-	r.buf = *bytes.NewBuffer(raw)
-	r.dec.Reset(&r.buf, lenientText, jsontext.AllowDuplicateNames(true))
 	return readMembers(dst, &r.dec, raw)
 }
 
-// A batch splits a thousand objects: their decoders are reused.
+// A batch splits and checks a thousand objects: their decoders are reused.
 type objectReader struct {
-	dec jsontext.Decoder
-	buf bytes.Buffer
+	dec  jsontext.Decoder
+	buf  bytes.Buffer
+	text []byte // a string unquoted, for the text rules
 }
 
 var objectReaders = sync.Pool{New: func() any { return new(objectReader) }}
+
+// newObjectReader is a decoder of src under opts from the pool, to be put
+// back when done.
+func newObjectReader(src []byte, opts ...jsontext.Options) *objectReader {
+	r := objectReaders.Get().(*objectReader)
+	// A bytes.Buffer is read in place, not copied.
+	r.buf = *bytes.NewBuffer(src)
+	r.dec.Reset(&r.buf, opts...)
+	return r
+}
 
 // readMembers reads the object that comes next from dec, which reads src,
 // and appends its members to dst.
@@ -303,82 +311,4 @@ func fingerprint(raw []byte) string {
 func sumText(canonical []byte) string {
 	sum := sha256.Sum256(canonical)
 	return hex.EncodeToString(sum[:])
-}
-
-// jsonDepth is how deeply the valid JSON value raw nests, its outermost
-// array or object being level 1. The decoder's own limit (10000 levels) is
-// not one it lets a caller set.
-func jsonDepth(raw []byte) int {
-	depth, deepest := 0, 0
-	for i := 0; i < len(raw); i++ {
-		switch raw[i] {
-		case '"':
-			i = skipString(raw, i) - 1
-		case '{', '[':
-			depth++
-			deepest = max(deepest, depth)
-		case '}', ']':
-			depth--
-		}
-	}
-	return deepest
-}
-
-// The walkers below serve the shape and text checks of bodychecks.go, which
-// look at each string as it was sent.
-
-func skipSpace(src []byte, i int) int {
-	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the index just past the string starting at i.
-func skipString(src []byte, i int) int {
-	for j := i + 1; j < len(src); j++ {
-		switch src[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return len(src)
-}
-
-// skipValue returns the index just past the value starting at i.
-func skipValue(src []byte, i int) int {
-	if i >= len(src) {
-		return i
-	}
-	switch src[i] {
-	case '"':
-		return skipString(src, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(src); j++ {
-			switch src[j] {
-			case '"':
-				j = skipString(src, j) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(src)
-	default:
-		j := i
-		for ; j < len(src); j++ {
-			switch src[j] {
-			case ',', '}', ']', ' ', '\t', '\r', '\n':
-				return j
-			}
-		}
-		return j
-	}
 }
