@@ -83,6 +83,7 @@ func (h *Handler) post(pattern string, need access.Action, fn func(w http.Respon
 			h.forbidden(w, r, "your role ("+string(u.Role)+") may not "+string(need))
 			return
 		}
+		r = r.WithContext(signedIn(r.Context(), u))
 		if err := h.readForm(w, r, u.CSRFToken, upload); err != nil {
 			h.refuseForm(w, r, err, upload)
 			return
@@ -90,7 +91,6 @@ func (h *Handler) post(pattern string, need access.Action, fn func(w http.Respon
 		if r.MultipartForm != nil {
 			defer r.MultipartForm.RemoveAll()
 		}
-		r = r.WithContext(signedIn(r.Context(), u))
 		if err := fn(w, r, u); err != nil {
 			h.fail(w, r, err)
 		}

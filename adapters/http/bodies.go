@@ -157,9 +157,15 @@ var bodyLimits = map[string]bodyLimit{
 	"PUT /api/stock/import/{mode}/{idempotencyKey}": {max: maxCSVBytes, tooLarge: errCSVTooLarge, check: checkImport},
 }
 
-// hasBody tells whether the request comes with a body to read.
+// hasBody tells whether the request comes with a body its handler reads:
+// only posts and puts do (patches too, should a route take them); any
+// other method's body is left to the server, which drains or drops it.
 func hasBody(r *http.Request) bool {
-	return r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0
+	switch r.Method {
+	case http.MethodPost, http.MethodPut, http.MethodPatch:
+		return r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0
+	}
+	return false
 }
 
 // receiveBody reads the body of an API request whole (receive), within the
