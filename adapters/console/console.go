@@ -295,7 +295,10 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	case errs.Unavailable:
 		status, msg = http.StatusServiceUnavailable, "The database is unavailable. Try again in a moment."
 	}
-	if status >= 500 && !errors.Is(err, context.Canceled) {
+	// A request its client gave up on is no failure of the service; one
+	// that ran out of its time (the context's cause says which) is.
+	gone := errors.Is(err, context.Canceled) && errors.Is(context.Cause(r.Context()), context.Canceled)
+	if status >= 500 && !gone {
 		h.log.Error("console request failed", zap.String("path", r.URL.Path), zap.Error(err))
 	}
 	h.errorPage(w, r, status, msg)
