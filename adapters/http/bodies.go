@@ -71,8 +71,8 @@ func (a *admission) end() {
 func (h *Handler) receive(w http.ResponseWriter, r *http.Request, read func(body io.Reader) error) error {
 	a := admissionOf(r.Context())
 	if a == nil {
-		// Served by the mux alone, as in-package tests do: no limit, no
-		// deadline to hold back.
+		// A request that did not come through ServeHTTP holds no slot
+		// and has no deadline to hold back.
 		return read(r.Body)
 	}
 	if !a.deadline.Stop() {
@@ -86,13 +86,21 @@ func (h *Handler) receive(w http.ResponseWriter, r *http.Request, read func(body
 	body := &arrivingBody{body: r.Body, rc: a.rc, idle: h.cfg.BodyIdleTimeout, upload: h.cfg.UploadTimeout,
 		until: time.Now().Add(h.cfg.UploadTimeout)}
 	err := read(body)
+	if body.err != nil {
+		err = body.err
+	}
+	if err == nil && !body.eof && r.Body != http.NoBody {
+		// What read left of the body would be drained after the answer
+		// with no deadline: a little is read now, under the body's own,
+		// and a body with more than that closes the connection instead.
+		if _, drainErr := io.CopyN(io.Discard, body, 4<<10); drainErr != io.EOF {
+			w.Header().Set("Connection", "close")
+		}
+	}
 	// The body is in (or failed): the deadline a read left set must not
 	// cut the connection's later reads, which tell a client that went away.
 	_ = a.rc.SetReadDeadline(time.Time{})
 	_ = a.rc.SetWriteDeadline(time.Now().Add(h.cfg.RequestTimeout + h.cfg.WriteTimeout))
-	if body.err != nil {
-		err = body.err
-	}
 	if err != nil {
 		w.Header().Set("Connection", "close")
 		return err
@@ -112,7 +120,9 @@ type arrivingBody struct {
 	rc           *http.ResponseController
 	idle, upload time.Duration
 	until        time.Time
-	err          error
+	// err is the 408 once a deadline has passed; eof: the body has ended.
+	err error
+	eof bool
 }
 
 func (b *arrivingBody) Read(p []byte) (int, error) {
@@ -134,6 +144,7 @@ func (b *arrivingBody) Read(p []byte) (int, error) {
 		}
 		return n, b.err
 	}
+	b.eof = b.eof || err == io.EOF
 	return n, err
 }
 
