@@ -60,11 +60,11 @@ func readNow(_ http.ResponseWriter, r *http.Request, read func(body io.Reader) e
 	return read(r.Body)
 }
 
-// post serves a form post of a signed-in user: it checks the session, then
-// that the role may do need (none: any signed-in user), then the form's
-// token, each before any more of the body is read, and hands fn the form.
-// Anything refused closes the connection, which still holds the unread
-// body.
+// post serves a form post of a signed-in user: it checks the session and
+// that the role may do need (none: any signed-in user) before any of the
+// body is read, then the form's token (an upload's before the rest of its
+// body), and hands fn the form. Anything refused closes the connection,
+// which may still hold an unread body.
 func (h *Handler) post(pattern string, need access.Action, fn func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error) {
 	upload := uploads[pattern]
 	h.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
@@ -84,12 +84,13 @@ func (h *Handler) post(pattern string, need access.Action, fn func(w http.Respon
 			return
 		}
 		r = r.WithContext(signedIn(r.Context(), u))
-		if err := h.readForm(w, r, u.CSRFToken, upload); err != nil {
-			h.refuseForm(w, r, err, upload)
-			return
-		}
+		err = h.readForm(w, r, u.CSRFToken, upload)
 		if r.MultipartForm != nil {
 			defer r.MultipartForm.RemoveAll()
+		}
+		if err != nil {
+			h.refuseForm(w, r, err, upload)
+			return
 		}
 		if err := fn(w, r, u); err != nil {
 			h.fail(w, r, err)
