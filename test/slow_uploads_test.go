@@ -214,14 +214,14 @@ func sendSlowly(t *testing.T, addr, head string, body []byte, pieces int, pause 
 // one over its size bound still gets its 413.
 func TestSlowUploadWithinDeadlineIsProcessed(t *testing.T) {
 	t.Parallel()
-	const idle, timeout = 2 * time.Second, 3 * time.Second
+	const idle, timeout = 3 * time.Second, 4 * time.Second
 	addr, db := slowClientServer(t, httpapi.Config{BodyIdleTimeout: idle, RequestTimeout: timeout})
 	seedLongExport(t, db, 1, 1)
 	bin, sku := fmt.Sprintf("BIN-%060d", 1), fmt.Sprintf("SKU-%060d", 1)
 	csv := []byte("warehouseCode,binLocationCode,articleDetailNumber,quantity\nWH," + bin + "," + sku + ",7\n")
-	// Five pieces a second and a half apart: longer than the idle deadline
-	// and the request timeout, never silent for either.
-	const pieces, pause = 5, 1500 * time.Millisecond
+	// Six pieces a second apart: longer than the idle deadline and the
+	// request timeout, never silent for the first.
+	const pieces, pause = 6, time.Second
 
 	res, body := sendSlowly(t, addr, fmt.Sprintf("PUT /api/stock/import/set/slow-1 HTTP/1.1\r\nHost: inventory\r\nAuthorization: %s\r\nContent-Type: text/csv\r\nContent-Length: %d\r\n\r\n", uploadsAuth, len(csv)), csv, pieces, pause)
 	if res.StatusCode != http.StatusOK || !strings.Contains(body, `"lines":1`) {
