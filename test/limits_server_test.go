@@ -1,11 +1,12 @@
 package test
 
 import (
+	"bufio"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -98,48 +99,40 @@ func TestRequestTimeoutRollsBack(t *testing.T) {
 // Requests beyond INVENTORY_MAX_IN_FLIGHT get 503 with Retry-After at once.
 func TestMaxInFlight(t *testing.T) {
 	t.Parallel()
-	env := apitest.NewWithConfig(t, testdb.SQLite(t), httpapi.Config{MaxInFlight: 1})
-	// The first request stays in flight while its body trickles in.
-	pr, pw := io.Pipe()
-	// Registered after the server's cleanup, so it runs first: however the
-	// test ends, the request in flight ends too and the server can close.
-	t.Cleanup(func() { pw.CloseWithError(io.ErrUnexpectedEOF) })
-	req, _ := http.NewRequest(http.MethodPost, env.URL+"/api/warehouses", pr)
-	req.Header.Set("Content-Type", "application/json")
-	req.SetBasicAuth(apitest.User, apitest.Key)
-	done := make(chan int)
-	go func() {
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			done <- 0
-			return
-		}
-		res.Body.Close()
-		done <- res.StatusCode
-	}()
-	if _, err := pw.Write([]byte(`{"code":"SLOW",`)); err != nil {
+	const deadline = 3 * time.Second
+	env := apitest.NewWithConfig(t, testdb.SQLite(t), httpapi.Config{MaxInFlight: 1, WriteTimeout: deadline})
+	// The request in flight is an export whose client reads its headers
+	// and no more: it holds its slot until the write deadline cuts it. (A
+	// body sent slowly holds none: TestStalledUploadsLeaveOthersServed.)
+	seedLongExport(t, env.DB, 40, 1000)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(env.URL, "http://"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	var busy *apitest.Response
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if res := env.Do(t, "GET", "/api/warehouses", nil); res.Status == http.StatusServiceUnavailable {
-			busy = res
-			break
-		}
+	t.Cleanup(func() { conn.Close() })
+	fmt.Fprintf(conn, "GET /api/stock.csv HTTP/1.1\r\nHost: inventory\r\nAuthorization: Basic %s\r\n\r\n",
+		base64.StdEncoding.EncodeToString([]byte(apitest.User+":"+apitest.Key)))
+	_ = conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	if res, err := http.ReadResponse(bufio.NewReader(conn), nil); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("the export: %v %v", res, err)
 	}
-	if busy == nil {
-		t.Fatal("a second request while one is in flight never got 503")
+	stalled := time.Now()
+	busy := env.Do(t, "GET", "/api/warehouses", nil)
+	if busy.Status != http.StatusServiceUnavailable || busy.Header.Get("Retry-After") != "1" {
+		t.Errorf("a second request while one is in flight: %d, Retry-After %q; want 503, 1", busy.Status, busy.Header.Get("Retry-After"))
 	}
-	if busy.Header.Get("Retry-After") != "1" {
-		t.Errorf("Retry-After %q", busy.Header.Get("Retry-After"))
+	if time.Since(stalled) >= deadline {
+		t.Fatalf("the check took %v, past the write deadline of the request in flight", time.Since(stalled))
 	}
 	whStatus(t, env.Do(t, "GET", "/healthz", nil), http.StatusOK) // probes are not limited
-	_, _ = pw.Write([]byte(`"name":"Slow"}`))
-	pw.Close()
-	if got := <-done; got != http.StatusCreated {
-		t.Errorf("the request in flight: %d", got)
+	// Once the stalled export is cut, its slot is free again.
+	for time.Since(stalled) < deadline+10*time.Second {
+		if res := env.Do(t, "GET", "/api/warehouses", nil); res.Status == http.StatusOK {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
-	whOK(t, env.Do(t, "GET", "/api/warehouses", nil))
+	t.Error("the slot of the cut export never came free")
 }
 
 // Metric labels take known values only.

@@ -7,7 +7,6 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
-	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -30,8 +29,7 @@ const (
 	// hostPrefix names the cookies over https. A browser keeps a cookie of
 	// that name only if it is Secure, for Path=/ and without Domain, so a
 	// sibling subdomain or a plain-http page cannot plant one.
-	hostPrefix   = "__Host-"
-	maxFormBytes = 40 << 20 // a CSV import of 100 000 lines, with room
+	hostPrefix = "__Host-"
 	// maxSignInBytes bounds the sign-in form: a token, a name, a key and
 	// the page to return to fit many times over.
 	maxSignInBytes = 16 << 10
@@ -176,55 +174,18 @@ func signedIn(ctx context.Context, u *application.ConsoleUser) context.Context {
 	return application.WithPrincipal(ctx, application.Principal{Name: u.Name, Role: u.Role})
 }
 
-// action registers a form post that does need: it needs a session, the
-// session's CSRF token and a role that the permission table lets do need,
-// or it is refused with 403 before anything runs.
+// action registers a form post that does need: it needs a session, a
+// role that the permission table lets do need and the session's CSRF
+// token, or it is refused with 403 before anything runs (post).
 func (h *Handler) action(pattern string, need access.Action, fn func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error) {
-	h.form(pattern, func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
-		if !may(u, need) {
-			h.forbidden(w, r, "your role ("+string(u.Role)+") may not "+string(need))
-			return nil
-		}
-		return fn(w, r, u)
-	})
+	h.post(pattern, need, fn)
 }
 
 // form registers a form post that any signed-in user may make (signing
 // out): it needs a session and the session's CSRF token, or it is refused
-// with 403 before anything runs.
+// with 403 before anything runs (post).
 func (h *Handler) form(pattern string, fn func(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error) {
-	h.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-		r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
-		u, err := h.user(w, r)
-		if err != nil {
-			h.fail(w, r, err)
-			return
-		}
-		if u == nil {
-			h.forbidden(w, r, "you are not signed in (or your session has ended); sign in again")
-			return
-		}
-		if err := r.ParseMultipartForm(maxFormBytes); err != nil && !errors.Is(err, http.ErrNotMultipart) {
-			var tooLarge *http.MaxBytesError
-			if errors.As(err, &tooLarge) {
-				http.Error(w, "413 the upload is larger than 40 MiB", http.StatusRequestEntityTooLarge)
-				return
-			}
-			h.forbidden(w, r, "the form could not be read")
-			return
-		}
-		if sent := r.PostFormValue("csrf"); sent == "" || subtle.ConstantTimeCompare([]byte(sent), []byte(u.CSRFToken)) != 1 {
-			h.forbidden(w, r, "the form carries no valid security token; reload the page and try again")
-			return
-		}
-		r = r.WithContext(signedIn(r.Context(), u))
-		if h.refusedParameters(w, r, "field", r.PostForm) {
-			return
-		}
-		if err := fn(w, r, u); err != nil {
-			h.fail(w, r, err)
-		}
-	})
+	h.post(pattern, "", fn)
 }
 
 type signInData struct {

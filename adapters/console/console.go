@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"io"
 	"io/fs"
 	"maps"
 	"net/http"
@@ -72,6 +73,9 @@ type Handler struct {
 	// formKey signs the sign-in form's tokens.
 	formKey []byte
 	pages   map[string]*template.Template
+	// receive reads a post's body (ReceiveBodiesWith; readNow unless
+	// mounted).
+	receive func(w http.ResponseWriter, r *http.Request, read func(body io.Reader) error) error
 }
 
 // New builds the console.
@@ -79,7 +83,7 @@ func New(app *application.App, log *zap.Logger, cfg Config) (*Handler, error) {
 	if cfg.HTTPS == nil {
 		cfg.HTTPS = func(r *http.Request) bool { return r.TLS != nil }
 	}
-	h := &Handler{app: app, log: log, cfg: cfg, mux: http.NewServeMux(), formKey: cfg.FormKey}
+	h := &Handler{app: app, log: log, cfg: cfg, mux: http.NewServeMux(), formKey: cfg.FormKey, receive: readNow}
 	if len(h.formKey) == 0 {
 		h.formKey = make([]byte, 32)
 		if _, err := rand.Read(h.formKey); err != nil {
@@ -333,7 +337,10 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	case errs.Unavailable:
 		status, msg = http.StatusServiceUnavailable, "The database is unavailable. Try again in a moment."
 	}
-	if status >= 500 && !errors.Is(err, context.Canceled) {
+	// A request its client gave up on is no failure of the service; one
+	// that ran out of its time (the context's cause says which) is.
+	gone := errors.Is(err, context.Canceled) && errors.Is(context.Cause(r.Context()), context.Canceled)
+	if status >= 500 && !gone {
 		h.log.Error("console request failed", zap.String("path", r.URL.Path), zap.Error(err))
 	}
 	h.errorPage(w, r, status, msg)

@@ -1,6 +1,8 @@
 package console
 
 import (
+	"io/fs"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -36,5 +38,32 @@ func TestPagerLinksKeepTheFilterAndTheWords(t *testing.T) {
 		if got := render(c.data); got != c.want {
 			t.Errorf("%v:\n got %s\nwant %s", c.data, got, c.want)
 		}
+	}
+}
+
+// Every form that posts sends its token first, where an upload's reader
+// looks for it before it reads the rest (readForm).
+func TestPostFormsSendTheirTokenFirst(t *testing.T) {
+	names, err := fs.Glob(templateFS, "templates/*.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	form := regexp.MustCompile(`<form[^>]*method="post"[^>]*>`)
+	tokenFirst := regexp.MustCompile(`^\s*{{template "(csrf|hidden)"`)
+	forms := 0
+	for _, name := range names {
+		src, err := fs.ReadFile(templateFS, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, at := range form.FindAllIndex(src, -1) {
+			forms++
+			if !tokenFirst.Match(src[at[1]:]) {
+				t.Errorf("%s: a form that posts does not send its token first: %s", name, src[at[0]:min(len(src), at[1]+80)])
+			}
+		}
+	}
+	if forms < 10 {
+		t.Errorf("found %d forms that post, fewer than the console has", forms)
 	}
 }

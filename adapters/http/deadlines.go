@@ -18,6 +18,12 @@ const (
 	// before any credentials are checked (the console's sign-in) may take
 	// to arrive.
 	DefaultBodyTimeout = 10 * time.Second
+	// DefaultBodyIdleTimeout is how long a request body may bring nothing
+	// before the request is dropped.
+	DefaultBodyIdleTimeout = 10 * time.Second
+	// DefaultUploadTimeout is how long the whole body of an authenticated
+	// request may take to arrive.
+	DefaultUploadTimeout = 60 * time.Second
 	// DefaultWriteTimeout is how long each write of an answer may take: a
 	// client that stops reading is cut off after it.
 	DefaultWriteTimeout = 30 * time.Second

@@ -20,6 +20,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.uber.org/zap"
 
+	"github.com/shopstock/inventory/adapters/spool"
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/code"
 	"github.com/shopstock/inventory/domain/errs"
@@ -53,6 +54,14 @@ type Config struct {
 	// WriteTimeout is how long each write of an answer may take before the
 	// connection is closed (zero: the default, 30 s).
 	WriteTimeout time.Duration
+	// BodyIdleTimeout is how long a request body may bring nothing before
+	// the request is answered 408 and its connection closed (zero: the
+	// default, 10 s).
+	BodyIdleTimeout time.Duration
+	// UploadTimeout is how long the whole body of an authenticated request
+	// may take to arrive (zero: the default, 60 s). The request's own
+	// RequestTimeout starts once it is in.
+	UploadTimeout time.Duration
 }
 
 func (c Config) now() time.Time {
@@ -94,6 +103,8 @@ func NewHandler(app *application.App, log *zap.Logger, cfg Config, ready Readine
 	}
 	cfg.BodyTimeout = cmp.Or(cfg.BodyTimeout, DefaultBodyTimeout)
 	cfg.WriteTimeout = cmp.Or(cfg.WriteTimeout, DefaultWriteTimeout)
+	cfg.BodyIdleTimeout = cmp.Or(cfg.BodyIdleTimeout, DefaultBodyIdleTimeout)
+	cfg.UploadTimeout = cmp.Or(cfg.UploadTimeout, DefaultUploadTimeout)
 	h := &Handler{
 		app: app, log: log, cfg: cfg, ready: ready, mux: http.NewServeMux(), validator: newValidator(),
 		attempts: newAttemptGuard(cfg.Lockout),
@@ -167,6 +178,13 @@ func (h *Handler) api(pattern string, fn func(w http.ResponseWriter, r *http.Req
 		}
 		if err == nil {
 			err = checkRequest(r)
+		}
+		if err == nil && hasBody(r) {
+			// Credentials and role are checked: the body may come.
+			var body *spool.Body
+			if body, err = h.receiveBody(w, r, pattern); body != nil {
+				defer body.Close()
+			}
 		}
 		if err == nil {
 			err = fn(w, r)
@@ -261,9 +279,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if route == "" {
 		route = "unmatched"
 	}
-	ctx, cancel := context.WithTimeoutCause(r.Context(), h.cfg.RequestTimeout, errRequestTimedOut)
-	defer cancel()
-	r = r.WithContext(ctx)
+	// The deadline is a timer rather than the context's own, so that it
+	// can stand still while a body arrives (receive).
+	ctx, cancel := context.WithCancelCause(r.Context())
+	adm := &admission{h: h, limited: !unlimited[pattern], rc: rc, cause: cancel,
+		deadline: time.AfterFunc(h.cfg.RequestTimeout, func() { cancel(errRequestTimedOut) })}
+	defer adm.end()
+	r = r.WithContext(context.WithValue(ctx, admissionKey{}, adm))
 	defer func() {
 		p := recover()
 		// ErrAbortHandler cuts a response that broke off after it began
@@ -298,14 +320,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if !unlimited[pattern] {
-		release, ok := h.admit()
-		if !ok {
-			rec.Header().Set("Retry-After", "1")
-			h.writeError(rec, r, errBusy)
-			return
-		}
-		defer release()
+	if !adm.admit() {
+		rec.Header().Set("Retry-After", "1")
+		h.writeError(rec, r, errBusy)
+		return
 	}
 	if pattern == "" {
 		h.unmatched(rec, r)

@@ -1,6 +1,7 @@
 package http
 
 import (
+	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -8,16 +9,30 @@ import (
 	"go.uber.org/zap"
 )
 
+// BodyReceiver is what a mounted adapter implements to read the bodies of
+// its requests as the API reads its own: outside the in-flight limit and
+// the request's deadline, under the idle and upload deadlines. Mount hands
+// it the function that does so: it calls read with the request's body,
+// then takes a slot for the request; an error it returns answers with the
+// HTTP status its StatusCode method tells, when it has one.
+type BodyReceiver interface {
+	ReceiveBodiesWith(receive func(w http.ResponseWriter, r *http.Request, read func(body io.Reader) error) error)
+}
+
 // Mount serves another adapter (the console) under prefix, inside this
 // handler's request id, recovery, metrics, access log and limits. The
 // routes it names as UnauthenticatedBodies have their bodies read before
-// they take a slot of the in-flight limit.
+// they take a slot of the in-flight limit; a BodyReceiver reads its other
+// bodies as the API does.
 func (h *Handler) Mount(prefix string, handler http.Handler) {
 	h.mux.Handle(prefix, handler)
 	if u, ok := handler.(UnauthenticatedBodies); ok {
 		for route, max := range u.UnauthenticatedBodies() {
 			h.bodyFirst[route] = max
 		}
+	}
+	if b, ok := handler.(BodyReceiver); ok {
+		b.ReceiveBodiesWith(h.receive)
 	}
 	if trimmed := strings.TrimSuffix(prefix, "/"); trimmed != prefix && trimmed != "" {
 		h.mux.Handle("GET "+trimmed, http.RedirectHandler(prefix, http.StatusMovedPermanently))

@@ -74,11 +74,30 @@ func (h *Handler) exportStock(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// importStock applies a CSV import, all lines or none, under its key.
-func (h *Handler) importStock(w http.ResponseWriter, r *http.Request) error {
+// checkImport checks what an import's body is not needed for, before the
+// body is read: the mode and the media type.
+func checkImport(r *http.Request) error {
 	mode := application.ImportMode(r.PathValue("mode"))
 	if mode != application.ImportSet && mode != application.ImportChange {
 		return errs.NotFoundf("import mode %q not found: use set or change", mode)
+	}
+	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "text/csv" {
+		return errUnsupportedCSV
+	}
+	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "us-ascii") {
+		return errUnsupportedCSV
+	}
+	return nil
+}
+
+// importStock applies a CSV import, all lines or none, under its key.
+func (h *Handler) importStock(w http.ResponseWriter, r *http.Request) error {
+	mode := application.ImportMode(r.PathValue("mode"))
+	if err := checkImport(r); err != nil {
+		// An import without a body is checked here; one with a body was
+		// before it was read (bodyLimits).
+		return err
 	}
 	raw, err := readCSV(w, r)
 	if err != nil {
@@ -109,15 +128,8 @@ func renderImport(r application.ImportResult) ([]byte, error) {
 	return json.Marshal(dataBody[importData]{Success: true, Data: importData{Lines: r.Lines}})
 }
 
-// readCSV returns a text/csv request body, checked for media type and size.
+// readCSV returns the request body, checked for size and NUL characters.
 func readCSV(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || mt != "text/csv" {
-		return nil, errUnsupportedCSV
-	}
-	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "us-ascii") {
-		return nil, errUnsupportedCSV
-	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxCSVBytes))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
