@@ -73,9 +73,9 @@ type Handler struct {
 	// formKey signs the sign-in form's tokens.
 	formKey []byte
 	pages   map[string]*template.Template
-	// receive reads a post's body (ReceiveBodiesWith; readNow unless
+	// receiveBody reads a post's body (ReceiveBodiesWith; readNow unless
 	// mounted).
-	receive func(w http.ResponseWriter, r *http.Request, read func(body io.Reader) error) error
+	receiveBody func(w http.ResponseWriter, r *http.Request, read func(body io.Reader) error) error
 }
 
 // New builds the console.
@@ -83,7 +83,7 @@ func New(app *application.App, log *zap.Logger, cfg Config) (*Handler, error) {
 	if cfg.HTTPS == nil {
 		cfg.HTTPS = func(r *http.Request) bool { return r.TLS != nil }
 	}
-	h := &Handler{app: app, log: log, cfg: cfg, mux: http.NewServeMux(), formKey: cfg.FormKey, receive: readNow}
+	h := &Handler{app: app, log: log, cfg: cfg, mux: http.NewServeMux(), formKey: cfg.FormKey, receiveBody: readNow}
 	if len(h.formKey) == 0 {
 		h.formKey = make([]byte, 32)
 		if _, err := rand.Read(h.formKey); err != nil {

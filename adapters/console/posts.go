@@ -21,7 +21,7 @@ import (
 // A post is read only after its session and role are checked, and its
 // token before the rest of its body: a post without the right to be made
 // costs no more than its first field. The body arrives outside the
-// in-flight limit (receive).
+// in-flight limit (receiveBody).
 
 const (
 	// maxFormBytes bounds a form that carries no file.
@@ -51,7 +51,7 @@ var (
 // reads the bodies of its posts: outside the in-flight limit, under the
 // idle and upload deadlines (see httpapi.BodyReceiver).
 func (h *Handler) ReceiveBodiesWith(receive func(w http.ResponseWriter, r *http.Request, read func(body io.Reader) error) error) {
-	h.receive = receive
+	h.receiveBody = receive
 }
 
 // readNow is how a console that no HTTP adapter mounts reads a body: as it
@@ -141,7 +141,7 @@ func (h *Handler) readForm(w http.ResponseWriter, r *http.Request, want string, 
 	tokenInBody := r.Header.Get(csrfHeader) == ""
 	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	var rest *spool.Body
-	err := h.receive(w, r, func(body io.Reader) error {
+	err := h.receiveBody(w, r, func(body io.Reader) error {
 		body = http.MaxBytesReader(w, io.NopCloser(body), max)
 		switch {
 		case mt == "multipart/form-data" && params["boundary"] != "":

@@ -35,7 +35,7 @@ func (c *countingBody) Close() error { return nil }
 // pairs), and tells what it returned and how much of the body it read.
 func postForm(t *testing.T, upload bool, contentType string, body []byte, header ...string) (*http.Request, int, error) {
 	t.Helper()
-	h := &Handler{receive: readNow}
+	h := &Handler{receiveBody: readNow}
 	r := httptest.NewRequest(http.MethodPost, "/console/stock/preview", nil)
 	counted := &countingBody{r: bytes.NewReader(body)}
 	r.Body, r.ContentLength = counted, int64(len(body))
