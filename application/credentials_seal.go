@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/shopstock/inventory/domain/access"
+	"github.com/shopstock/inventory/domain/user"
+	"github.com/shopstock/inventory/domain/webhook"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -24,18 +26,9 @@ func (a *App) SealCredentials(ctx context.Context) (changed int, err error) {
 	err = a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		changed = 0
 		repo := s.APIUsers()
-		var ids []int64
-		for start := 0; ; start += 1000 {
-			page, err := repo.List(ctx, ports.ListQuery{Start: start, Limit: 1000})
-			if err != nil {
-				return err
-			}
-			for _, u := range page.Items {
-				ids = append(ids, u.ID())
-			}
-			if len(page.Items) == 0 || start+len(page.Items) >= page.Total {
-				break
-			}
+		ids, err := allIDs(ctx, repo.List, (*user.User).ID)
+		if err != nil {
+			return err
 		}
 		for _, id := range ids {
 			u, err := repo.Get(ctx, id) // locks the row: no rotation in between
@@ -66,18 +59,9 @@ func (a *App) SealCredentials(ctx context.Context) (changed int, err error) {
 // current secret, in the transaction of SealCredentials.
 func (a *App) sealWebhookSecrets(ctx context.Context, s ports.Store) (changed int, err error) {
 	repo := s.Webhooks()
-	var ids []int64
-	for start := 0; ; start += 1000 {
-		page, err := repo.List(ctx, ports.ListQuery{Start: start, Limit: 1000})
-		if err != nil {
-			return 0, err
-		}
-		for _, w := range page.Items {
-			ids = append(ids, w.ID())
-		}
-		if len(page.Items) == 0 || start+len(page.Items) >= page.Total {
-			break
-		}
+	ids, err := allIDs(ctx, repo.List, (*webhook.Webhook).ID)
+	if err != nil {
+		return 0, err
 	}
 	for _, id := range ids {
 		w, err := repo.Get(ctx, id) // locks the row: no rotation in between
@@ -98,4 +82,21 @@ func (a *App) sealWebhookSecrets(ctx context.Context, s ports.Store) (changed in
 		changed++
 	}
 	return changed, nil
+}
+
+// allIDs lists the ids of every item of a list, page by page.
+func allIDs[T any](ctx context.Context, list func(context.Context, ports.ListQuery) (ports.Page[T], error), id func(T) int64) ([]int64, error) {
+	var ids []int64
+	for start := 0; ; start += 1000 {
+		page, err := list(ctx, ports.ListQuery{Start: start, Limit: 1000})
+		if err != nil {
+			return nil, err
+		}
+		for _, item := range page.Items {
+			ids = append(ids, id(item))
+		}
+		if len(page.Items) == 0 || start+len(page.Items) >= page.Total {
+			return ids, nil
+		}
+	}
 }
