@@ -212,11 +212,23 @@ func TestConsoleScannerFlows(t *testing.T) {
 			b.submit("picking-list", chromedp.KeyEvent(kb.Enter))
 			b.expect("pick", ".notice", "The picking list is reserved.", search)
 
-			// Shipping asks first, with the confirmation's button in focus.
+			// Shipping asks first, and only the question's button, tapped,
+			// ships: the focus stays where a scan goes, so a stray scan
+			// on the question searches and ships nothing.
 			b.scan("order-again", "10001")
 			b.tap(`form[action="` + order + `/ship"] button`)
 			b.submit("ship-confirm", chromedp.KeyEvent(kb.Enter))
-			b.expect("ship asks", "h1", "Ship order 10001?", order+"/ship Ship and mail the customer")
+			b.expect("ship asks", "h1", "Ship order 10001?", search)
+			b.scan("stray-scan", "SKU-200")
+			b.expect("a stray scan on the question", "h1", "SKU-200", search)
+			if status := f.api.do(t, "GET", fmt.Sprintf("/api/orders/%d", f.order), nil, http.StatusOK)["data"].(map[string]any)["status"]; status == "Completely delivered" {
+				t.Errorf("a stray scan on the question shipped the order")
+			}
+			b.scan("order-once-more", "10001")
+			b.tap(`form[action="` + order + `/ship"] button`)
+			b.submit("ship-confirm-again", chromedp.KeyEvent(kb.Enter))
+			b.expect("ship asks again", "h1", "Ship order 10001?", search)
+			b.tap(`form[action="` + order + `/ship"] button.primary`)
 			b.submit("shipped", chromedp.KeyEvent(kb.Enter))
 			b.expect("ship", ".notice", "The order is shipped and the customer is mailed.", search)
 			status := f.api.do(t, "GET", fmt.Sprintf("/api/orders/%d", f.order), nil, http.StatusOK)["data"].(map[string]any)["status"]

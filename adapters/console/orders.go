@@ -276,8 +276,9 @@ func (h *Handler) shipConfirmPage(w http.ResponseWriter, r *http.Request, u *app
 	for _, det := range o.Details() {
 		d.ToShip += o.Outstanding(det)
 	}
-	// The confirmation's button has the focus: Enter ships.
-	h.render(w, r, status, "shipconfirm", view{Title: "Ship order " + o.Number() + "?", Nav: "orders", User: u, Data: d, Focus: true})
+	// The scan field keeps the focus: only the button, tapped, ships, and
+	// a stray scan searches.
+	h.render(w, r, status, "shipconfirm", view{Title: "Ship order " + o.Number() + "?", Nav: "orders", User: u, Data: d})
 	return nil
 }
 
