@@ -15,15 +15,8 @@ import (
 // not) and a lot-tracked product 801 stored through the repository.
 func figuresDB(t *testing.T, databaseURL string) *DB {
 	t.Helper()
-	db, err := Open(databaseURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := migratedDB(t, databaseURL)
 	ctx := context.Background()
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
 	for _, q := range []string{
 		`INSERT INTO warehouses (id, code, name) VALUES (801, 'FIG-S', 'For sale')`,
 		`INSERT INTO warehouses (id, code, name, stock_available_for_sale) VALUES (802, 'FIG-Q', 'Quarantine', FALSE)`,
@@ -32,7 +25,7 @@ func figuresDB(t *testing.T, databaseURL string) *DB {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	err = db.Write(ctx, func(ctx context.Context, s ports.Store) error {
+	err := db.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		a, err := catalog.NewArticleDetail(801, "FIG-1", "")
 		if err != nil {
 			return err

@@ -41,15 +41,8 @@ func TestLotDateReadsWhatEitherDatabaseAnswers(t *testing.T) {
 // which are lot-tracked, without their lock; the working set is built from
 // that, and should the lock find otherwise, the attempt starts over.
 func TestPostgresLoadsTheLotsOfWhatTheLockFinds(t *testing.T) {
-	db, err := Open(testdb.Postgres(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := migratedDB(t, testdb.Postgres(t))
 	ctx := context.Background()
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
 	if _, err := db.bun.ExecContext(ctx, `INSERT INTO warehouses (id, code, name) VALUES (1, 'W', 'W');
 INSERT INTO bin_locations (id, warehouse_id, code) VALUES (10, 1, 'A');
 INSERT INTO article_details (id, number, lot_tracked) VALUES (1, 'TRACKED', TRUE), (2, 'PLAIN', FALSE);

@@ -24,15 +24,8 @@ const mechanismBins, mechanismArticles = 1000, 100
 
 func mechanismDB(b *testing.B, url string) *DB {
 	b.Helper()
-	db, err := Open(url)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
+	db := migratedDB(b, url)
 	ctx := context.Background()
-	if err := db.Migrate(ctx); err != nil {
-		b.Fatal(err)
-	}
 	for _, q := range []string{
 		`INSERT INTO warehouses (id, code, name, is_default, is_default_return) VALUES (1, 'BENCH', 'Benchmark', TRUE, TRUE)`,
 		fmt.Sprintf(`WITH RECURSIVE g(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM g WHERE x < %d)

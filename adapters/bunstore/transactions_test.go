@@ -16,16 +16,9 @@ import (
 )
 
 func TestSnapshotLockWaitsAndFiguresReadWhatTheHolderCommitted(t *testing.T) {
-	db, err := Open(testdb.Postgres(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := migratedDB(t, testdb.Postgres(t))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
 	for _, q := range []string{
 		`INSERT INTO warehouses (id, code, name) VALUES (901, 'LOCKW', 'Lock test')`,
 		`INSERT INTO bin_locations (id, warehouse_id, code) VALUES (901, 901, 'L1')`,
@@ -66,7 +59,7 @@ func TestSnapshotLockWaitsAndFiguresReadWhatTheHolderCommitted(t *testing.T) {
 	}()
 	<-locked
 	start := time.Now()
-	err = db.Write(ctx, func(ctx context.Context, s ports.Store) error {
+	err := db.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		// A write before the lock, as a batch's are (it touches no row the
 		// holder locked, so the lock is the only wait).
 		if err := exec(ctx, s, "UPDATE warehouses SET name = 'Lock test' WHERE id = 901"); err != nil {
@@ -217,15 +210,8 @@ func TestWriteLeavesNoTransactionOpenOnItsConnection(t *testing.T) {
 // backslashes, other scripts) comes back from the feed byte for byte and
 // in order, and data holding a raw separator is refused, not split.
 func TestEventsJoinedAtTheSeparatorComeBackAsWritten(t *testing.T) {
-	db, err := Open(testdb.Postgres(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := migratedDB(t, testdb.Postgres(t))
 	ctx := context.Background()
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
 	evs := []ports.NewEvent{
 		{Type: event.StockChanged, Data: []byte(`{"name":"it's, a \"quote\" ? and \\ back"}`)},
 		{Type: event.StockLow, Data: []byte(`{"name":"Größe ½ – 日本, \u001e escaped"}`)},
@@ -237,7 +223,7 @@ func TestEventsJoinedAtTheSeparatorComeBackAsWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []ports.Event
-	if err := db.Read(ctx, func(ctx context.Context, s ports.Store) error {
+	if err := db.Read(ctx, func(ctx context.Context, s ports.Store) (err error) {
 		got, err = s.Events().Feed(ctx, 0, 10, nil)
 		return err
 	}); err != nil {
@@ -251,7 +237,7 @@ func TestEventsJoinedAtTheSeparatorComeBackAsWritten(t *testing.T) {
 			t.Errorf("event %d = %s %s, want %s %s", i, e.Type, e.Data, evs[i].Type, evs[i].Data)
 		}
 	}
-	err = db.Write(ctx, func(ctx context.Context, s ports.Store) error {
+	err := db.Write(ctx, func(ctx context.Context, s ports.Store) error {
 		return s.Events().Record(ctx, nil, nil, []ports.NewEvent{{Type: event.StockChanged, Data: []byte("{\"a\":1}\x1e{\"b\":2}")}}, time.Now())
 	})
 	if err == nil || !strings.Contains(err.Error(), "record separator") {
@@ -270,15 +256,8 @@ func TestFeedReadsEventsOutOfRowsOfSeveral(t *testing.T) {
 			if database == "postgres" {
 				url = testdb.Postgres(t)
 			}
-			db, err := Open(url)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { db.Close() })
+			db := migratedDB(t, url)
 			ctx := context.Background()
-			if err := db.Migrate(ctx); err != nil {
-				t.Fatal(err)
-			}
 			transactions := [][]ports.NewEvent{
 				{{Type: event.StockChanged, Data: []byte(`{"a":1}`)}, {Type: event.StockLow, Data: []byte(`{"a":2}`)}, {Type: event.StockChanged, Data: []byte(`{"b":3}`)}},
 				{{Type: event.OrderStatusChanged, Data: []byte(`{"o":4}`)}},
@@ -303,7 +282,7 @@ func TestFeedReadsEventsOutOfRowsOfSeveral(t *testing.T) {
 							}
 						}
 						var got []ports.Event
-						if err := db.Read(ctx, func(ctx context.Context, s ports.Store) error {
+						if err := db.Read(ctx, func(ctx context.Context, s ports.Store) (err error) {
 							got, err = s.Events().Feed(ctx, int64(after), limit, types)
 							return err
 						}); err != nil {
