@@ -185,23 +185,8 @@ func mustParse(t *testing.T, s string) []byte {
 // not the configured key, not a key made for a user, not a key typed into
 // the name field, not a signing secret.
 func TestTheLogOfARunHoldsNoKey(t *testing.T) {
-	core, logs := observer.New(zapcore.DebugLevel)
-	addr := freeAddr(t)
-	t.Setenv("INVENTORY_DATABASE_URL", testdb.SQLite(t))
-	t.Setenv("INVENTORY_HTTP_ADDR", addr)
-	t.Setenv("INVENTORY_API_KEY", startKey)
 	t.Setenv("INVENTORY_LOG_LEVEL", "debug")
-	cfg, err := bootstrap.ConfigFromEnv()
-	if err != nil {
-		t.Fatal(err)
-	}
-	app := fx.New(bootstrap.Options(cfg), fx.Decorate(func(*zap.Logger) *zap.Logger { return zap.New(core) }), fx.NopLogger)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	if err := app.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	env := &apitest.Env{URL: "http://" + addr}
+	app, logs, env := startObserved(t, testdb.SQLite(t), startKey, zapcore.DebugLevel)
 	secrets := []string{startKey, createUserAs(t, env, map[string]any{"name": "shop", "role": "reader", "digest": true})}
 	res := usersAs(t, env, "admin", startKey, http.MethodPost, "/api/webhooks", map[string]any{"url": "https://shop.example/hook", "events": []string{"stock.changed"}})
 	if res.Status != http.StatusCreated {
@@ -235,22 +220,7 @@ func TestTheLogOfARunHoldsNoKey(t *testing.T) {
 func TestARestartWithAnotherKeyWarnsAndKeepsTheStoredKey(t *testing.T) {
 	databaseURL := testdb.SQLite(t)
 	start := func(key string) (*fx.App, *observer.ObservedLogs, *apitest.Env) {
-		core, logs := observer.New(zapcore.WarnLevel)
-		addr := freeAddr(t)
-		t.Setenv("INVENTORY_DATABASE_URL", databaseURL)
-		t.Setenv("INVENTORY_HTTP_ADDR", addr)
-		t.Setenv("INVENTORY_API_KEY", key)
-		cfg, err := bootstrap.ConfigFromEnv()
-		if err != nil {
-			t.Fatal(err)
-		}
-		app := fx.New(bootstrap.Options(cfg), fx.Decorate(func(*zap.Logger) *zap.Logger { return zap.New(core) }), fx.NopLogger)
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		if err := app.Start(ctx); err != nil {
-			t.Fatal(err)
-		}
-		return app, logs, &apitest.Env{URL: "http://" + addr}
+		return startObserved(t, databaseURL, key, zapcore.WarnLevel)
 	}
 	app, logs, _ := start(startKey)
 	if n := logs.FilterMessageSnippet("differs").Len(); n != 0 {
@@ -266,4 +236,27 @@ func TestARestartWithAnotherKeyWarnsAndKeepsTheStoredKey(t *testing.T) {
 	if basicWithKey(t, env, "admin", startKey) != http.StatusOK || basicWithKey(t, env, "admin", "another-key-0123456789") != http.StatusUnauthorized {
 		t.Fatal("the stored key stays, the configured one is not applied")
 	}
+}
+
+// startObserved starts the service as the command does, on databaseURL
+// with INVENTORY_API_KEY set to key, its log kept from level on for the
+// test to read.
+func startObserved(t *testing.T, databaseURL, key string, level zapcore.Level) (*fx.App, *observer.ObservedLogs, *apitest.Env) {
+	t.Helper()
+	core, logs := observer.New(level)
+	addr := freeAddr(t)
+	t.Setenv("INVENTORY_DATABASE_URL", databaseURL)
+	t.Setenv("INVENTORY_HTTP_ADDR", addr)
+	t.Setenv("INVENTORY_API_KEY", key)
+	cfg, err := bootstrap.ConfigFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	app := fx.New(bootstrap.Options(cfg), fx.Decorate(func(*zap.Logger) *zap.Logger { return zap.New(core) }), fx.NopLogger)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := app.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return app, logs, &apitest.Env{URL: "http://" + addr}
 }
