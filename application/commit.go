@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/shopstock/inventory/domain/catalog"
 	"github.com/shopstock/inventory/domain/event"
 	"github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/domain/purchase"
@@ -216,7 +217,7 @@ func (u *committingUoW) stockEvents(ctx context.Context, s ports.Store, stockCha
 	// The snapshots are locked before the figures are read: a transaction
 	// touching the same product waits here until this one commits, and
 	// then reads figures that include this one's changes.
-	locked, err := s.Events().LockSnapshots(ctx, ids, slices.Compact(slices.Sorted(slices.Values(warehouseIDs))))
+	locked, err := lockSnapshots(ctx, s, ids, slices.Compact(slices.Sorted(slices.Values(warehouseIDs))))
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -258,6 +259,67 @@ func (u *committingUoW) stockEvents(ctx context.Context, s ports.Store, stockCha
 		}
 	}
 	return events, changed, totals, nil
+}
+
+// lockSnapshots locks and reads the figures' rows of these products and
+// warehouses, taking those that the transaction's stock loads locked and
+// read already (ports.Saved.Figures) and asking storage for the rest: the
+// products it has not, and those the transaction saved since (their
+// reorder point or name may have changed).
+func lockSnapshots(ctx context.Context, s ports.Store, ids, warehouseIDs []int64) (ports.LockedSnapshots, error) {
+	saved := s.Saved()
+	have := saved.Figures
+	if have == nil {
+		return s.Events().LockSnapshots(ctx, ids, warehouseIDs)
+	}
+	out := ports.LockedSnapshots{Snapshots: map[int64]ports.StockSnapshot{}, Stock: map[int64][]stock.WarehouseStock{},
+		Outstanding: map[int64]int{}, Warehouses: map[int64]stock.WarehouseStock{}, Incoming: map[int64]int{}}
+	take := func(l *ports.LockedSnapshots, id int64) {
+		out.Snapshots[id] = l.Snapshots[id]
+		if ws, ok := l.Stock[id]; ok {
+			out.Stock[id] = ws
+		}
+		if n, ok := l.Outstanding[id]; ok {
+			out.Outstanding[id] = n
+		}
+		if n, ok := l.Incoming[id]; ok {
+			out.Incoming[id] = n
+		}
+	}
+	articles := map[int64]*catalog.ArticleDetail{}
+	for _, a := range have.Articles {
+		articles[a.ID()] = a
+	}
+	var missing, missingWarehouses []int64
+	for _, id := range ids {
+		if a, ok := articles[id]; ok && !slices.Contains(saved.Articles, id) {
+			out.Articles = append(out.Articles, a)
+			take(have, id)
+		} else {
+			missing = append(missing, id)
+		}
+	}
+	for _, id := range warehouseIDs {
+		if w, ok := have.Warehouses[id]; ok {
+			out.Warehouses[id] = w
+		} else {
+			missingWarehouses = append(missingWarehouses, id)
+		}
+	}
+	if len(missing) == 0 && len(missingWarehouses) == 0 {
+		return out, nil
+	}
+	read, err := s.Events().LockSnapshots(ctx, missing, missingWarehouses)
+	if err != nil {
+		return out, err
+	}
+	for _, a := range read.Articles {
+		out.Articles = append(out.Articles, a)
+		take(&read, a.ID())
+	}
+	maps.Copy(out.Warehouses, read.Warehouses)
+	slices.SortFunc(out.Articles, func(a, b *catalog.ArticleDetail) int { return cmp.Compare(a.ID(), b.ID()) })
+	return out, nil
 }
 
 // keepIncoming is the products' incomingStock after this transaction:

@@ -1,7 +1,10 @@
 package ports
 
 import (
+	"maps"
 	"slices"
+
+	"github.com/shopstock/inventory/domain/catalog"
 
 	"github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/domain/purchase"
@@ -34,6 +37,12 @@ type Saved struct {
 	DeletedArticles []int64
 	// Warehouses are the warehouses saved, each once.
 	Warehouses []*warehouse.Warehouse
+	// Figures are figures' rows that Stock().Load locked and read along
+	// with the products it locked, where the store can do that in the
+	// same round trip (nil where it does not): the commit step locks and
+	// reads only what is missing here. They stay true until the commit,
+	// because only the commit step writes them, under that lock.
+	Figures *LockedSnapshots
 }
 
 // WorkingSet notes a working set about to be written: what it changed is
@@ -70,4 +79,27 @@ func (s *Saved) Warehouse(w *warehouse.Warehouse) {
 	if !slices.Contains(s.Warehouses, w) {
 		s.Warehouses = append(s.Warehouses, w)
 	}
+}
+
+// LockedFigures notes figures' rows locked and read along with a stock
+// load; a later read of the same product replaces the earlier one.
+func (s *Saved) LockedFigures(l LockedSnapshots) {
+	if s.Figures == nil {
+		s.Figures = &LockedSnapshots{Snapshots: map[int64]StockSnapshot{}, Stock: map[int64][]stock.WarehouseStock{},
+			Outstanding: map[int64]int{}, Warehouses: map[int64]stock.WarehouseStock{}, Incoming: map[int64]int{}}
+	}
+	f := s.Figures
+	for _, a := range l.Articles {
+		id := a.ID()
+		f.Articles = slices.DeleteFunc(f.Articles, func(b *catalog.ArticleDetail) bool { return b.ID() == id })
+		f.Articles = append(f.Articles, a)
+		f.Snapshots[id] = l.Snapshots[id]
+		delete(f.Stock, id)
+		delete(f.Outstanding, id)
+		delete(f.Incoming, id)
+	}
+	maps.Copy(f.Stock, l.Stock)
+	maps.Copy(f.Outstanding, l.Outstanding)
+	maps.Copy(f.Incoming, l.Incoming)
+	maps.Copy(f.Warehouses, l.Warehouses)
 }

@@ -110,18 +110,33 @@ ON CONFLICT (article_detail_id) DO NOTHING`, bun.List(ids)); err != nil {
 			return ports.LockedSnapshots{}, err
 		}
 	}
+	return lockedOf(rows, stock), nil
+}
+
+// lockedOf is what LockSnapshots returns, from the snapshots' rows and the
+// figures read after their lock. Figures read for a product whose snapshot
+// was not among the rows are left out: nothing locked them.
+func lockedOf(rows []lockedSnapshotRow, stock stockOf) ports.LockedSnapshots {
 	out := ports.LockedSnapshots{
 		Snapshots: make(map[int64]ports.StockSnapshot, len(rows)), Articles: make([]*catalog.ArticleDetail, len(rows)),
-		Stock: stock.stocks, Outstanding: stock.outstanding, Warehouses: stock.warehouses, Incoming: map[int64]int{},
+		Stock: make(map[int64][]domainstock.WarehouseStock, len(rows)), Outstanding: make(map[int64]int, len(rows)),
+		Warehouses: stock.warehouses, Incoming: map[int64]int{},
 	}
 	for i, row := range rows {
+		id := row.ArticleDetailID
 		if row.Incoming != 0 {
-			out.Incoming[row.ArticleDetailID] = row.Incoming
+			out.Incoming[id] = row.Incoming
 		}
-		out.Snapshots[row.ArticleDetailID] = ports.StockSnapshot{ArticleDetailID: row.ArticleDetailID, Figures: row.Figures, Below: row.Below, Outstanding: row.Outstanding}
-		out.Articles[i] = catalog.UnmarshalArticleDetailFromDatabase(row.ArticleDetailID, row.Number, row.Name, row.ReorderPoint, row.EAN, row.LotTracked)
+		if ws, ok := stock.stocks[id]; ok {
+			out.Stock[id] = ws
+		}
+		if n, ok := stock.outstanding[id]; ok {
+			out.Outstanding[id] = n
+		}
+		out.Snapshots[id] = ports.StockSnapshot{ArticleDetailID: id, Figures: row.Figures, Below: row.Below, Outstanding: row.Outstanding}
+		out.Articles[i] = catalog.UnmarshalArticleDetailFromDatabase(id, row.Number, row.Name, row.ReorderPoint, row.EAN, row.LotTracked)
 	}
-	return out, nil
+	return out
 }
 
 // saveTotals keeps the changed totals as the domain computed them and

@@ -28,7 +28,10 @@ import (
 // between), the attempt starts over (errArticlesChanged).
 //
 // The lots of lot-tracked products come along (lotsBatch), only when the
-// scope has some.
+// scope has some. So do the products' figures' rows, locked after the
+// products in the lock order of every writer (queueLockedSnapshots): the
+// commit step needs them, and reading them here spares it a round trip
+// while the products are locked (ports.Saved.Figures).
 func (pg postgresDialect) lockAndLoad(ctx context.Context, s *store, scope stock.Scope, now time.Time, warehouses []stock.KnownWarehouse, bins []stock.Bin, found *foundArticles) (*stock.WorkingSet, error) {
 	ids := scope.Articles()
 	if s.conn == nil || len(ids) == 0 || found == nil {
@@ -58,12 +61,18 @@ func (pg postgresDialect) lockAndLoad(ctx context.Context, s *store, scope stock
 	if len(found.tracked) > 0 {
 		lots = queueLots(&b, found.tracked, needs)
 	}
+	known := make([]int64, len(warehouses))
+	for i, w := range warehouses {
+		known[i] = w.ID
+	}
+	figures := queueLockedSnapshots(&b, ids, known)
 	if err := s.sendBatch(ctx, &b); err != nil {
 		return nil, fmt.Errorf("lock article details and load their mappings: %w", err)
 	}
 	if !slices.Equal(locked, found.existing) || !slices.Equal(tracked, found.tracked) {
 		return nil, errArticlesChanged
 	}
+	s.saved.LockedFigures(lockedOf(figures.rows, figures.stock))
 	mappings, mappingBins, err := stockMappings{s}.loaded(rows)
 	if err != nil {
 		return nil, err
@@ -562,14 +571,31 @@ WHERE f.name = 'last'
 ORDER BY s.webhook_id, e.ord`, n, longText(types))
 }
 
-// lockedSnapshots sends the lock and the figures' reads as one pgx batch:
-// the lock, FOR UPDATE of the snapshots (the products are locked by their
-// writers already), is the first, so the figures' statements start after it
-// was granted and read what the previous holder committed.
+// lockedSnapshots sends the lock and the figures' reads as one pgx batch
+// (queueLockedSnapshots).
 func (pg postgresDialect) lockedSnapshots(ctx context.Context, s *store, ids, warehouseIDs []int64) ([]lockedSnapshotRow, stockOf, error) {
-	out := newStockOf(len(ids))
-	rows := make([]lockedSnapshotRow, 0, len(ids))
 	var b pgx.Batch
+	read := queueLockedSnapshots(&b, ids, warehouseIDs)
+	if err := s.sendBatch(ctx, &b); err != nil {
+		return nil, read.stock, err
+	}
+	return read.rows, read.stock, nil
+}
+
+// snapshotsRead is what queueLockedSnapshots reads, filled as its batch's
+// results are read.
+type snapshotsRead struct {
+	rows  []lockedSnapshotRow
+	stock stockOf
+}
+
+// queueLockedSnapshots adds to b the lock of the products' snapshots and
+// the reads of what their figures are made of: the lock, FOR UPDATE of the
+// snapshots (the products are locked by their writers already), comes
+// first, so the figures' statements start after it was granted and read
+// what the previous holder committed.
+func queueLockedSnapshots(b *pgx.Batch, ids, warehouseIDs []int64) *snapshotsRead {
+	out := &snapshotsRead{rows: make([]lockedSnapshotRow, 0, len(ids)), stock: newStockOf(len(ids))}
 	b.Queue(lockSnapshotsPostgres, ids).Query(func(r pgx.Rows) error {
 		for r.Next() {
 			var row lockedSnapshotRow
@@ -577,7 +603,7 @@ func (pg postgresDialect) lockedSnapshots(ctx context.Context, s *store, ids, wa
 				&row.ReorderPoint, &row.EAN, &row.LotTracked, &row.Incoming); err != nil {
 				return err
 			}
-			rows = append(rows, row)
+			out.rows = append(out.rows, row)
 		}
 		return r.Err()
 	})
@@ -589,7 +615,7 @@ func (pg postgresDialect) lockedSnapshots(ctx context.Context, s *store, ids, wa
 			if err := r.Scan(&kind, &article, &warehouseID, &code, &forSale, &total, &reserved, &expired, &mappings); err != nil {
 				return err
 			}
-			out.add(kind, article, warehouseID, code, forSale, total, reserved, expired, mappings)
+			out.stock.add(kind, article, warehouseID, code, forSale, total, reserved, expired, mappings)
 		}
 		return r.Err()
 	})
@@ -600,15 +626,12 @@ func (pg postgresDialect) lockedSnapshots(ctx context.Context, s *store, ids, wa
 				if err := r.Scan(&w.WarehouseID, &w.WarehouseCode, &w.StockAvailableForSale); err != nil {
 					return err
 				}
-				out.warehouses[w.WarehouseID] = w
+				out.stock.warehouses[w.WarehouseID] = w
 			}
 			return r.Err()
 		})
 	}
-	if err := s.sendBatch(ctx, &b); err != nil {
-		return nil, out, err
-	}
-	return rows, out, nil
+	return out
 }
 
 func (pg postgresDialect) dropTotals(ctx context.Context, s *store, gone []domainstock.WarehouseTotal) error {
