@@ -62,6 +62,8 @@ func (a *App) ExpireLots(ctx context.Context) (int, error) {
 				return err
 			}
 			n = len(op.Counted)
+			// The orders whose reservations the expiry released are known
+			// only once the operation ran.
 			return s.Orders().Save(ctx, op.Released...)
 		})
 		if err != nil {

@@ -59,10 +59,7 @@ func (a *App) pickingWrite(ctx context.Context, ref OrderRef, op func(ctx contex
 		if err != nil {
 			return err
 		}
-		if err := applyOne(ctx, s, a.clock.Now(), operation, stock.Reference{}); err != nil {
-			return err
-		}
-		if err := s.Orders().Save(ctx, o); err != nil {
+		if err := applyOne(ctx, s, a.clock.Now(), operation, stock.Reference{}, o); err != nil {
 			return err
 		}
 		out, err = picks(ctx, s, o)

@@ -57,10 +57,7 @@ func (a *App) ReturnOrder(ctx context.Context, meta BatchMeta, ref OrderRef, req
 				return nil, err
 			}
 		}
-		if err := applyOne(ctx, s, now, op, stock.Reference{IdempotencyKey: meta.Key, User: meta.User}); err != nil {
-			return nil, err
-		}
-		if err := s.Orders().Save(ctx, o); err != nil {
+		if err := applyOne(ctx, s, now, op, stock.Reference{IdempotencyKey: meta.Key, User: meta.User}, o); err != nil {
 			return nil, err
 		}
 		if err := s.Returns().Add(ctx, op.Result); err != nil {

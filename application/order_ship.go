@@ -187,11 +187,13 @@ func (a *App) shipTogether(ctx context.Context, s ports.Store, reqs []shipReques
 	if len(shipped) == 0 {
 		return nil
 	}
-	if err := s.Stock().Save(ctx, ws); err != nil {
-		return err
-	}
 	slices.SortFunc(shipped, func(x, y *order.Order) int { return cmp.Compare(x.ID(), y.ID()) })
-	if err := s.Orders().Save(ctx, shipped...); err != nil {
+	if err := s.Together(ctx, func() error {
+		if err := s.Stock().Save(ctx, ws); err != nil {
+			return err
+		}
+		return s.Orders().Save(ctx, shipped...)
+	}); err != nil {
 		return err
 	}
 	for _, sh := range shipments {

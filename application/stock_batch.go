@@ -6,6 +6,7 @@ import (
 
 	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
 )
@@ -88,8 +89,9 @@ func runOperations(ctx context.Context, s ports.Store, now time.Time, meta Batch
 }
 
 // applyOne runs a single operation that is the whole request: its error is
-// the request's.
-func applyOne(ctx context.Context, s ports.Store, now time.Time, op stock.Operation, ref stock.Reference) error {
+// the request's. The orders the operation changed are written together
+// with the stock.
+func applyOne(ctx context.Context, s ports.Store, now time.Time, op stock.Operation, ref stock.Reference, changed ...*order.Order) error {
 	ws, err := s.Stock().Load(ctx, stock.ScopeOf(op), now)
 	if err != nil {
 		return err
@@ -97,5 +99,10 @@ func applyOne(ctx context.Context, s ports.Store, now time.Time, op stock.Operat
 	if err := ws.Apply(op, ref); err != nil {
 		return err
 	}
-	return s.Stock().Save(ctx, ws)
+	return s.Together(ctx, func() error {
+		if err := s.Stock().Save(ctx, ws); err != nil {
+			return err
+		}
+		return s.Orders().Save(ctx, changed...)
+	})
 }

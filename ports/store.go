@@ -42,6 +42,13 @@ type Store interface {
 	// Saved is what this transaction's repositories wrote so far (see
 	// Saved); empty outside a write transaction.
 	Saved() *Saved
+	// Together runs fn, port calls that only write (the Save of stock and
+	// of orders), so that their statements reach the database in one round
+	// trip where the store can send them so; what they wrote is stored
+	// when Together returns. A use case that ends by writing several
+	// aggregates writes them together: on a busy product, every round
+	// trip its lock is held is time other writers wait.
+	Together(ctx context.Context, fn func() error) error
 }
 
 // Clock tells the time; the domain never reads it itself.

@@ -79,6 +79,10 @@ type store struct {
 
 func (s *store) Saved() *ports.Saved { return &s.saved }
 
+// Together sends the writes of the port calls in fn as one round trip
+// (oneTrip), on PostgreSQL in a write transaction.
+func (s *store) Together(ctx context.Context, fn func() error) error { return s.oneTrip(ctx, fn) }
+
 func (s *store) Warehouses() ports.WarehouseRepository     { return warehouses{s} }
 func (s *store) BinLocations() ports.BinLocationRepository { return binLocations{s} }
 func (s *store) APIUsers() ports.APIUserRepository         { return apiUsers{s} }
