@@ -54,8 +54,9 @@ type BatchOutcome struct {
 }
 
 // batchRun executes a batch's operations inside its transaction and returns
-// one result per operation, in order.
-type batchRun func(ctx context.Context, s ports.Store, now time.Time) ([]OperationResult, error)
+// one result per operation, in order, and the writes that store what they
+// changed (see idempotent).
+type batchRun func(ctx context.Context, s ports.Store, now time.Time) ([]OperationResult, func() error, error)
 
 // runBatch is the one batch engine: it checks the batch as a whole, claims
 // the idempotency key, runs the operations, and stores the rendered result,
@@ -67,10 +68,10 @@ func (a *App) runBatch(ctx context.Context, meta BatchMeta, count int, render Re
 	if err := limit.CheckBatchSize(count); err != nil {
 		return BatchOutcome{}, err
 	}
-	return a.idempotent(ctx, meta, func(ctx context.Context, s ports.Store, now time.Time) ([]byte, error) {
-		results, err := run(ctx, s, now)
+	return a.idempotent(ctx, meta, func(ctx context.Context, s ports.Store, now time.Time) ([]byte, func() error, error) {
+		results, writes, err := run(ctx, s, now)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		result := BatchResult{Success: true, IdempotencyKey: meta.Key, CreatedAt: a.clock.Now(), Results: results}
 		failed := 0
@@ -83,7 +84,8 @@ func (a *App) runBatch(ctx context.Context, meta BatchMeta, count int, render Re
 			result.Success = false
 			result.Message = fmt.Sprintf("%d of %d operations failed", failed, len(results))
 		}
-		return render(result)
+		body, err := render(result)
+		return body, writes, err
 	})
 }
 
@@ -93,7 +95,12 @@ func (a *App) runBatch(ctx context.Context, meta BatchMeta, count int, render Re
 // fails rolls back and leaves its key unused. The same key with the same
 // endpoint and fingerprint replays the stored response; with another, it is
 // a conflict. Without a key (meta.Key ""), it only runs.
-func (a *App) idempotent(ctx context.Context, meta BatchMeta, run func(ctx context.Context, s ports.Store, now time.Time) ([]byte, error)) (BatchOutcome, error) {
+//
+// run returns the response and, unless it wrote them itself, the writes
+// that store what it changed: they are sent together with the stored
+// response (Store.Together), one round trip fewer while the products are
+// locked.
+func (a *App) idempotent(ctx context.Context, meta BatchMeta, run func(ctx context.Context, s ports.Store, now time.Time) ([]byte, func() error, error)) (BatchOutcome, error) {
 	var out BatchOutcome
 	if meta.Key != "" {
 		ctx = withBatchCause(ctx, meta)
@@ -114,17 +121,32 @@ func (a *App) idempotent(ctx context.Context, meta BatchMeta, run func(ctx conte
 				return nil
 			}
 		}
-		body, err := run(ctx, s, now)
+		body, writes, err := run(ctx, s, now)
 		if err != nil {
 			return err
 		}
 		out.Body = body
-		if meta.Key == "" {
-			return nil
-		}
-		return s.Idempotency().Complete(ctx, meta.Key, body)
+		return s.Together(ctx, func() error {
+			if writes != nil {
+				if err := writes(); err != nil {
+					return err
+				}
+			}
+			if meta.Key == "" {
+				return nil
+			}
+			return s.Idempotency().Complete(ctx, meta.Key, body)
+		})
 	})
 	return out, err
+}
+
+// writesItself is a run of idempotent that writes what it changed itself.
+func writesItself(run func(ctx context.Context, s ports.Store, now time.Time) ([]byte, error)) func(ctx context.Context, s ports.Store, now time.Time) ([]byte, func() error, error) {
+	return func(ctx context.Context, s ports.Store, now time.Time) ([]byte, func() error, error) {
+		body, err := run(ctx, s, now)
+		return body, nil, err
+	}
 }
 
 func failed(id []byte, err error) OperationResult {

@@ -28,7 +28,7 @@ func (a *App) ShipOrderDetails(ctx context.Context, meta BatchMeta, ops []Detail
 	if err := permit(ctx, access.ShipOrders); err != nil {
 		return BatchOutcome{}, err
 	}
-	return a.runBatch(ctx, meta, len(ops), render, func(ctx context.Context, s ports.Store, now time.Time) ([]OperationResult, error) {
+	return a.runBatch(ctx, meta, len(ops), render, func(ctx context.Context, s ports.Store, now time.Time) ([]OperationResult, func() error, error) {
 		detailIDs := make([]int64, 0, len(ops))
 		for _, op := range ops {
 			if op.Problem == "" && op.OrderDetailID > 0 {
@@ -39,7 +39,7 @@ func (a *App) ShipOrderDetails(ctx context.Context, meta BatchMeta, ops []Detail
 		// every shipment.
 		orders, err := s.Orders().ByDetailIDs(ctx, detailIDs)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		orderOf := make(map[int64]*order.Order, len(detailIDs))
 		for _, o := range orders {
@@ -53,9 +53,9 @@ func (a *App) ShipOrderDetails(ctx context.Context, meta BatchMeta, ops []Detail
 				Order: orderOf[op.OrderDetailID], DetailID: op.OrderDetailID, Quantity: op.Quantity, From: op.From, Lot: op.Lot,
 			}}
 		}
-		results, err := applyOperations(ctx, s, now, meta, batch)
+		results, saveStock, err := applyOperations(ctx, s, now, meta, batch)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		shipped := map[*order.Order]bool{}
 		for i, r := range results {
@@ -69,6 +69,11 @@ func (a *App) ShipOrderDetails(ctx context.Context, meta BatchMeta, ops []Detail
 				touched = append(touched, o)
 			}
 		}
-		return results, s.Orders().Save(ctx, touched...)
+		return results, func() error {
+			if err := saveStock(); err != nil {
+				return err
+			}
+			return s.Orders().Save(ctx, touched...)
+		}, nil
 	})
 }

@@ -33,7 +33,7 @@ func (a *App) ReturnOrder(ctx context.Context, meta BatchMeta, ref OrderRef, req
 		return BatchOutcome{}, err
 	}
 	ctx = WithCause(ctx, event.Cause{Type: event.CauseReturns, IdempotencyKey: meta.Key})
-	return a.idempotent(ctx, meta, func(ctx context.Context, s ports.Store, now time.Time) ([]byte, error) {
+	return a.idempotent(ctx, meta, writesItself(func(ctx context.Context, s ports.Store, now time.Time) ([]byte, error) {
 		o, err := ref.load(ctx, s.Orders())
 		if err != nil {
 			return nil, err
@@ -64,7 +64,7 @@ func (a *App) ReturnOrder(ctx context.Context, meta BatchMeta, ref OrderRef, req
 			return nil, err
 		}
 		return render(op.Result.ID)
-	})
+	}))
 }
 
 // defaultReturnWarehouse is the id of the default return-shipment

@@ -23,7 +23,7 @@ func (a *App) ReceivePurchaseOrder(ctx context.Context, meta BatchMeta, id int64
 		return BatchOutcome{}, err
 	}
 	ctx = WithCause(ctx, event.Cause{Type: event.CausePurchaseOrdersReceive, IdempotencyKey: meta.Key})
-	return a.idempotent(ctx, meta, func(ctx context.Context, s ports.Store, now time.Time) ([]byte, error) {
+	return a.idempotent(ctx, meta, writesItself(func(ctx context.Context, s ports.Store, now time.Time) ([]byte, error) {
 		o, err := s.PurchaseOrders().Get(ctx, id)
 		if err != nil {
 			return nil, err
@@ -39,5 +39,5 @@ func (a *App) ReceivePurchaseOrder(ctx context.Context, meta BatchMeta, id int64
 			return nil, err
 		}
 		return render(op.Result.ID)
-	})
+	}))
 }

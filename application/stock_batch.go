@@ -26,7 +26,7 @@ func (a *App) StockBatch(ctx context.Context, meta BatchMeta, ops []BatchOperati
 	if err := permit(ctx, access.WriteStock); err != nil {
 		return BatchOutcome{}, err
 	}
-	return a.runBatch(ctx, meta, len(ops), render, func(ctx context.Context, s ports.Store, now time.Time) ([]OperationResult, error) {
+	return a.runBatch(ctx, meta, len(ops), render, func(ctx context.Context, s ports.Store, now time.Time) ([]OperationResult, func() error, error) {
 		return applyOperations(ctx, s, now, meta, ops)
 	})
 }
@@ -34,13 +34,14 @@ func (a *App) StockBatch(ctx context.Context, meta BatchMeta, ops []BatchOperati
 // applyOperations is the one loop of every batch: load the working set for
 // the scope the operations declare, apply them one after another (an
 // operation that breaks a rule fails alone and changes nothing; later ones
-// see the effects of earlier ones), and save what changed.
-func applyOperations(ctx context.Context, s ports.Store, now time.Time, meta BatchMeta, ops []BatchOperation) ([]OperationResult, error) {
+// see the effects of earlier ones); it returns the results and the save of
+// what changed.
+func applyOperations(ctx context.Context, s ports.Store, now time.Time, meta BatchMeta, ops []BatchOperation) ([]OperationResult, func() error, error) {
 	ws, results, err := runOperations(ctx, s, now, meta, ops, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return results, s.Stock().Save(ctx, ws)
+	return results, func() error { return s.Stock().Save(ctx, ws) }, nil
 }
 
 // watchOperation is called instead of applying operation i directly: it

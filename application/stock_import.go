@@ -71,22 +71,20 @@ func (a *App) ImportStock(ctx context.Context, meta BatchMeta, mode ImportMode, 
 	if err := checkImport(mode, lines); err != nil {
 		return BatchOutcome{}, err
 	}
-	return a.idempotent(ctx, meta, func(ctx context.Context, s ports.Store, now time.Time) ([]byte, error) {
+	return a.idempotent(ctx, meta, func(ctx context.Context, s ports.Store, now time.Time) ([]byte, func() error, error) {
 		ops, err := importOperations(ctx, s, mode, lines)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		ws, results, err := runOperations(ctx, s, now, meta, ops, skipping(lines, ops, nil))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if err := rejection(lines, results); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if err := s.Stock().Save(ctx, ws); err != nil {
-			return nil, err
-		}
-		return render(ImportResult{Lines: len(lines)})
+		body, err := render(ImportResult{Lines: len(lines)})
+		return body, func() error { return s.Stock().Save(ctx, ws) }, err
 	})
 }
 
