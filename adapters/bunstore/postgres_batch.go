@@ -58,6 +58,8 @@ func (pg postgresDialect) lockAndLoad(ctx context.Context, s *store, scope stock
 	if len(found.tracked) > 0 {
 		lots = queueLots(&b, found.tracked, needs)
 	}
+	var lockedByCounts []stock.Bin
+	queueLockedBins(&b, warehouses, &lockedByCounts)
 	if err := s.sendBatch(ctx, &b); err != nil {
 		return nil, fmt.Errorf("lock article details and load their mappings: %w", err)
 	}
@@ -71,6 +73,7 @@ func (pg postgresDialect) lockAndLoad(ctx context.Context, s *store, scope stock
 	if err := lots.into(s, ws, mappings); err != nil {
 		return nil, err
 	}
+	ws.Lock(lockedByCounts)
 	ws.Loaded(needs, mappings, mappingBins)
 	return ws, nil
 }
@@ -371,6 +374,9 @@ func (pg postgresDialect) appendLedger(ctx context.Context, s *store, entries []
 	pgColumn(&c, entries, "created_at", "timestamptz", func(e *stock.LedgerEntry) time.Time { return e.CreatedAt.UTC() })
 	if anyLot(entries) {
 		pgColumn(&c, entries, "lot_number", "text", func(e *stock.LedgerEntry) *string { return optional(e.LotNumber) })
+	}
+	if anyCount(entries) {
+		pgColumn(&c, entries, "count_id", "bigint", func(e *stock.LedgerEntry) *int64 { return optional(e.Ref.CountID) })
 	}
 	return s.exec(ctx, c.insert("stock_ledger_entries"), c.args...)
 }

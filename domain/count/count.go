@@ -42,6 +42,11 @@ const (
 	UncoveredProduct errs.Code = "count_uncovered_product"
 )
 
+// ErrBinNotInWarehouse: a count names a bin of another warehouse, or none.
+func ErrBinNotInWarehouse(bin, warehouse int64) error {
+	return errs.Invalidf("bin location %d is not in warehouse %d", bin, warehouse).On("binLocations").Breaks(Coverage)
+}
+
 // Entry is what the snapshot held of one product (and lot, "" for a
 // product that is not lot-tracked) on a bin.
 type Entry struct {
@@ -141,7 +146,7 @@ func New(req Request, codes map[int64]string, holdings []Holding, position int64
 		for _, id := range req.BinLocationIDs {
 			code, ok := codes[id]
 			if !ok {
-				return nil, errs.Invalidf("bin location %d is not in warehouse %d", id, req.WarehouseID).On("binLocations").Breaks(Coverage)
+				return nil, ErrBinNotInWarehouse(id, req.WarehouseID)
 			}
 			covered[id] = code
 		}

@@ -63,3 +63,24 @@ func (ws *WorkingSet) LockedBy(bin int64) int64 {
 	b, _ := ws.bin(bin)
 	return b.LockedBy
 }
+
+// Lock tells the working set which bins open counts lock (Bin.LockedBy),
+// as storage read them after the products' lock: a count that locked a
+// bin before that lock was granted is seen. Bins it did not know yet are
+// learnt by id.
+func (ws *WorkingSet) Lock(locked []Bin) {
+	for _, l := range locked {
+		b, ok := ws.bins[l.ID]
+		if !ok {
+			ws.knowBin(l)
+			continue
+		}
+		b.LockedBy = l.LockedBy
+		ws.bins[l.ID] = b
+		if byCode := ws.binCodes[b.WarehouseID]; byCode != nil {
+			if c, ok := byCode[b.Code]; ok && c.ID == b.ID {
+				byCode[b.Code] = b
+			}
+		}
+	}
+}
