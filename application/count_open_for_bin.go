@@ -14,15 +14,15 @@ import (
 // not blind and not locking, with its snapshot. It returns the count's
 // id. The caller has checked its own permission.
 func (a *App) OpenCountForBin(ctx context.Context, s ports.Store, warehouseID, binID int64) (int64, error) {
-	if id, err := s.Counts().OpenOn(ctx, binID); err != nil || id != 0 {
-		return id, err
-	}
 	bins, _, err := s.Counts().BinsOf(ctx, warehouseID, []int64{binID}, nil)
 	if err != nil {
 		return 0, err
 	}
 	if _, ok := bins[binID]; !ok {
 		return 0, count.ErrBinNotInWarehouse(binID, warehouseID)
+	}
+	if id, err := s.Counts().OpenOn(ctx, binID); err != nil || id != 0 {
+		return id, err
 	}
 	c, err := a.openCount(ctx, s, count.Request{WarehouseID: warehouseID, BinLocationIDs: []int64{binID}}, bins)
 	if e, ok := errs.As(err); ok && e.Code == count.BinOpenElsewhere {
