@@ -58,3 +58,16 @@ func countView(ctx context.Context, s ports.Store, c *count.Count) (CountView, e
 	moved, err := s.Counts().MovedSince(ctx, c)
 	return CountView{Count: c, Moved: moved}, err
 }
+
+// OpenCountOn is the Open count that covers a bin, 0 when none does.
+func (a *App) OpenCountOn(ctx context.Context, binID int64) (int64, error) {
+	if err := permit(ctx, access.ReadStock); err != nil {
+		return 0, err
+	}
+	var id int64
+	err := a.uow.Read(ctx, func(ctx context.Context, s ports.Store) (err error) {
+		id, err = s.Counts().OpenOn(ctx, binID)
+		return err
+	})
+	return id, err
+}
