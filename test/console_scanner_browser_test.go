@@ -189,7 +189,9 @@ func TestConsoleScannerFlows(t *testing.T) {
 			b.expect("scan a bin", "h1", "A-02", search)
 			b.tap(`form[action$="/count"] button`)
 			b.submit("count-open", chromedp.KeyEvent(kb.Enter))
-			countScan := b.focusSettles(func(got string) bool { return strings.HasPrefix(got, "/console/counts/") && strings.HasSuffix(got, " scan") })
+			countScan := b.focusSettles(func(got string) bool {
+				return strings.HasPrefix(got, "/console/counts/") && strings.HasSuffix(got, " scan")
+			})
 			if !strings.HasPrefix(countScan, "/console/counts/") || !strings.HasSuffix(countScan, " scan") {
 				t.Fatalf("the count opens with the focus on %q, want its scan field", countScan)
 			}
