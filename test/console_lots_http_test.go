@@ -104,7 +104,9 @@ func TestConsoleLots(t *testing.T) {
 		if resp.StatusCode != http.StatusOK || !strings.Contains(page, "4 pieces scanned") || !strings.Contains(page, "L-NEW") {
 			t.Fatalf("a lot scanned: %d\n%s", resp.StatusCode, page)
 		}
-		tallyOn := func(page string) string { return regexp.MustCompile(`name="t" value="([^"]*)"`).FindStringSubmatch(page)[1] }
+		tallyOn := func(page string) string {
+			return regexp.MustCompile(`name="t" value="([^"]*)"`).FindStringSubmatch(page)[1]
+		}
 		tallied := page
 		resp, page = c.get2(countBin + "?t=" + url.QueryEscape(tallyOn(page)) + "&scan=MILK-1")
 		if resp.StatusCode != http.StatusOK || !strings.Contains(page, "5 pieces scanned") {
