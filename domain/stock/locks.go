@@ -22,7 +22,7 @@ const BinLocked errs.Code = "bin_locked"
 // unlocked refuses a bin location that an open count other than ref's
 // locks; a warehouse is never refused here (its locked bins are passed by).
 func (ws *WorkingSet) unlocked(at Location, ref Reference) error {
-	if at.IsWarehouse() {
+	if !ws.anyLocked || at.IsWarehouse() {
 		return nil
 	}
 	b, ok := ws.bin(at.BinLocationID)
@@ -41,6 +41,9 @@ func (ws *WorkingSet) unlocked(at Location, ref Reference) error {
 // locked bin: the bin itself, or on a warehouse any bin of it that holds
 // the product (a stocktake of a warehouse counts every one of them).
 func (ws *WorkingSet) unlockedWithin(article int64, at Location, ref Reference) error {
+	if !ws.anyLocked {
+		return nil
+	}
 	if !at.IsWarehouse() {
 		return ws.unlocked(at, ref)
 	}
@@ -77,6 +80,7 @@ func (ws *WorkingSet) Lock(locked []Bin) {
 		}
 		b.LockedBy = l.LockedBy
 		ws.bins[l.ID] = b
+		ws.anyLocked = ws.anyLocked || b.LockedBy != 0
 		if byCode := ws.binCodes[b.WarehouseID]; byCode != nil {
 			if c, ok := byCode[b.Code]; ok && c.ID == b.ID {
 				byCode[b.Code] = b

@@ -12,6 +12,7 @@ func lock(ws *WorkingSet, bin, count int64) {
 	b := ws.bins[bin]
 	b.LockedBy = count
 	ws.bins[bin] = b
+	ws.anyLocked = true
 }
 
 func assertLocked(t *testing.T, err error, bin string) {

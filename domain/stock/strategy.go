@@ -45,7 +45,7 @@ func (ws *WorkingSet) sources(article int64, at Location, except int64) []*Mappi
 	}
 	out := make([]*Mapping, 0, len(ws.inWH[articleWarehouse{article, at.WarehouseID}]))
 	for m := range ws.inWarehouse(article, at.WarehouseID) {
-		if m.binLocationID != except && ws.bins[m.binLocationID].LockedBy == 0 {
+		if m.binLocationID != except && (!ws.anyLocked || ws.bins[m.binLocationID].LockedBy == 0) {
 			out = append(out, m)
 		}
 	}
