@@ -3,6 +3,7 @@ package application
 import (
 	"context"
 
+	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/count"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/ports"
@@ -12,8 +13,11 @@ import (
 // transaction s (a picking wave that found a bin short): the Open count
 // that covers the bin, if there is one, else a new count of just that bin,
 // not blind and not locking, with its snapshot. It returns the count's
-// id. The caller has checked its own permission.
+// id. Opening a count is a stock write: the caller must be allowed one.
 func (a *App) OpenCountForBin(ctx context.Context, s ports.Store, warehouseID, binID int64) (int64, error) {
+	if err := permit(ctx, access.WriteStock); err != nil {
+		return 0, err
+	}
 	bins, _, err := s.Counts().BinsOf(ctx, warehouseID, []int64{binID}, nil)
 	if err != nil {
 		return 0, err
