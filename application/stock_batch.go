@@ -80,7 +80,8 @@ func runOperations(ctx context.Context, s ports.Store, now time.Time, meta Batch
 		switch {
 		case err == nil:
 			results[i] = succeeded(op.OperationID)
-		case errs.KindOf(err) == errs.Invalid:
+		case errs.KindOf(err) == errs.Invalid, errs.KindOf(err) == errs.Conflict:
+			// A conflict with an open count's lock fails the operation alone.
 			results[i] = failed(op.OperationID, err)
 		default:
 			return nil, nil, err

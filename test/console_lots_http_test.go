@@ -1,7 +1,6 @@
 package test
 
 import (
-	"encoding/hex"
 	"fmt"
 	"html"
 	"net/http"
@@ -91,29 +90,44 @@ func TestConsoleLots(t *testing.T) {
 			t.Errorf("goods out of a lot the bin does not hold: %d %q", resp.StatusCode, got)
 		}
 
-		// A bin's count has a box per lot; a product found there names its
-		// lot.
+		// A bin's count: a lot's number scanned with a quantity counts that
+		// lot; the product scanned without its lot cannot be confirmed.
 		bins := f.api.do(t, "GET", "/api/binLocations?filter[0][property]=binLocation.code&filter[0][value]=A-02", nil, http.StatusOK)["data"].([]any)
 		bin := fmt.Sprintf("/console/bins/%v", bins[0].(map[string]any)["id"])
-		box := fmt.Sprintf("qty_%d_%s", milk, hex.EncodeToString([]byte("L-NEW")))
 		_, page = c.get(bin)
-		if !strings.Contains(page, `name="`+box+`"`) || strings.Contains(page, fmt.Sprintf(`name="qty_%d"`, milk)) {
-			t.Errorf("the bin's count boxes of a lot-tracked product:\n%s", formOn(t, page, bin+"/count"))
+		resp, page = c.submit(page, bin+"/count", nil)
+		countBin := resp.Request.URL.Path
+		if resp.StatusCode != http.StatusOK || !strings.HasPrefix(countBin, "/console/counts/") {
+			t.Fatalf("the bin's count: %d at %s", resp.StatusCode, countBin)
 		}
-		resp, page = c.submit(page, bin+"/count", url.Values{box: {"4"}})
-		if resp.StatusCode != http.StatusOK || !strings.Contains(page, "Counted 1 product.") || f.api.stockOn(t, milk, "A-02") != 4 {
+		resp, page = c.get2(countBin + "?qty=4&scan=L-NEW")
+		if resp.StatusCode != http.StatusOK || !strings.Contains(page, "4 pieces scanned") || !strings.Contains(page, "L-NEW") {
+			t.Fatalf("a lot scanned: %d\n%s", resp.StatusCode, page)
+		}
+		tallyOn := func(page string) string {
+			return regexp.MustCompile(`name="t" value="([^"]*)"`).FindStringSubmatch(page)[1]
+		}
+		tallied := page
+		resp, page = c.get2(countBin + "?t=" + url.QueryEscape(tallyOn(page)) + "&scan=MILK-1")
+		if resp.StatusCode != http.StatusOK || !strings.Contains(page, "5 pieces scanned") {
+			t.Fatalf("the product scanned: %d", resp.StatusCode)
+		}
+		resp, body := c.submit(page, countBin, url.Values{"t": {tallyOn(page)}})
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, "lot required") {
+			t.Errorf("a lot-tracked product counted without its lot: %d", resp.StatusCode)
+		}
+		resp, page = c.submit(tallied, countBin, url.Values{"t": {tallyOn(tallied)}})
+		if resp.StatusCode != http.StatusOK || !strings.Contains(page, "Bin counted: 4 pieces") {
+			t.Fatalf("the bin confirmed: %d", resp.StatusCode)
+		}
+		count := strings.TrimSuffix(countBin[:strings.Index(countBin, "/bins/")], "/")
+		resp, page = c.submit(page, count+"/apply", nil)
+		if resp.StatusCode != http.StatusOK || !strings.Contains(page, "Count applied") || f.api.stockOn(t, milk, "A-02") != 4 {
 			t.Errorf("a lot counted on its bin: %d, A-02 holds %d", resp.StatusCode, f.api.stockOn(t, milk, "A-02"))
 		}
-		resp, page = c.submit(page, bin+"/count", url.Values{"found": {"1"}, "number": {"MILK-1"}, "newQuantity": {"2"}})
-		if got := fieldError(t, page[strings.Index(page, `id="found"`):], "lot"); resp.StatusCode != http.StatusBadRequest ||
-			got != "This product is lot-tracked: enter or scan the lot number." {
-			t.Errorf("a lot-tracked product found without its lot: %d %q", resp.StatusCode, got)
-		}
-		resp, page = c.submit(page, bin+"/count", url.Values{"found": {"1"}, "number": {"MILK-1"}, "newQuantity": {"2"},
-			"lot": {"L-FOUND"}, "bestBefore": {"2099-06-30"}})
-		if resp.StatusCode != http.StatusOK || f.api.stockOn(t, milk, "A-02") != 6 || !strings.Contains(page, "L-FOUND") {
-			t.Errorf("a lot found on a bin: %d, A-02 holds %d", resp.StatusCode, f.api.stockOn(t, milk, "A-02"))
-		}
+
+		f.api.do(t, "PUT", "/api/stock/change/lots-found", []any{map[string]any{"articleDetailId": milk, "quantity": 2,
+			"binLocation": map[string]any{"code": "A-02", "warehouseId": f.warehouse}, "lot": map[string]any{"number": "L-FOUND", "bestBefore": "2099-06-30"}}}, http.StatusOK)
 
 		// A scan's lot and best-before fill the goods-in form.
 		_, page = c.get(product + "?lot=L-9&bestBefore=2027-05-01")

@@ -180,25 +180,60 @@ func TestConsoleScannerFlows(t *testing.T) {
 			b.scan("move", "3")
 			b.expect("move", ".notice", "Moved 3 to A-02.", search)
 
-			// A blind count of A-02: the box starts empty.
+			// A count of A-02 on the count page: the bin's button opens it
+			// with the focus in the scan field. Each scan adds a piece; a
+			// quantity typed first (its Enter waits for the scan) adds that
+			// many; something not expected may turn up. Confirmed, then
+			// applied.
 			b.scan("bin", "A-02")
 			b.expect("scan a bin", "h1", "A-02", search)
-			box := fmt.Sprintf("input[name=qty_%d]", f.product)
-			if got := evalJS[string](b, fmt.Sprintf(`document.querySelector(%q).value`, box)); got != "" {
-				t.Errorf("the count box shows %q before counting", got)
+			b.tap(`form[action$="/count"] button`)
+			b.submit("count-open", chromedp.KeyEvent(kb.Enter))
+			countScan := b.focusSettles(func(got string) bool {
+				return strings.HasPrefix(got, "/console/counts/") && strings.HasSuffix(got, " scan")
+			})
+			if !strings.HasPrefix(countScan, "/console/counts/") || !strings.HasSuffix(countScan, " scan") {
+				t.Fatalf("the count opens with the focus on %q, want its scan field", countScan)
 			}
-			b.tap(box)
-			b.scan("bin-counted", "2")
-			b.expect("blind count", ".notice", "Counted 1 product.", search)
-			// Something found that was not expected: its number's Enter
-			// moves on to the count.
-			b.tap("#found input[name=number]")
-			b.keys("scan the product found", "SKU-200"+kb.Enter)
-			if got := b.focusSettles(func(got string) bool { return strings.HasSuffix(got, "/count newQuantity") }); !strings.HasSuffix(got, "/count newQuantity") {
-				t.Errorf("Enter after the product found: focus on %q", got)
+			if got := b.text(".count-lines thead"); !strings.Contains(strings.ToLower(got), "stock") {
+				t.Errorf("a count that is not blind hides the stock: %q", got)
 			}
-			b.scan("found-counted", "4")
-			b.expect("count of a product found", ".notice", "Counted 1 product.", search)
+			b.scan("count-one", "SKU-100")
+			b.expect("a piece scanned", "h2", "1 pieces scanned", countScan)
+			b.tap("input[name=qty]")
+			b.scan("count-quantity", "4")
+			if got := b.focusSettles(is(countScan)); got != countScan {
+				t.Errorf("after a typed quantity the focus is on %q, want the scan field", got)
+			}
+			b.scan("count-found", "SKU-200")
+			b.expect("four found", "h2", "5 pieces scanned", countScan)
+			b.scan("count-two", "SKU-100")
+			b.expect("another piece", "h2", "6 pieces scanned", countScan)
+			b.scan("count-unknown", "NO-SUCH-THING")
+			b.expect("a scan that names nothing", "#scan .error", "NO-SUCH-THING", countScan)
+			if a2 := f.api.stockOn(t, f.product, "A-02"); a2 != 3 {
+				t.Errorf("scanning booked something: A-02 holds %d", a2)
+			}
+			b.tap(`form[method=post][action*="/bins/"] button`)
+			b.submit("count-confirmed", chromedp.KeyEvent(kb.Enter))
+			countBins := b.focusSettles(func(got string) bool { return strings.HasSuffix(got, "/scan bin") })
+			b.expect("bin confirmed", ".notice", "Bin counted: 6 pieces", countBins)
+			b.tap(`form[action$="/apply"] button`)
+			b.submit("count-applied", chromedp.KeyEvent(kb.Enter))
+			b.expect("count applied", ".notice", "Count applied", search)
+			// A blind count shows no stock.
+			blind := f.api.do(t, "POST", "/api/counts", map[string]any{"warehouse": map[string]any{"id": f.warehouse},
+				"binLocations": []any{map[string]any{"code": "A-02"}}, "blind": true}, http.StatusCreated)["data"].(map[string]any)["id"]
+			b.visit(fmt.Sprintf("/console/counts/%v", blind), "blind-count")
+			b.scan("blind-bin", "A-02")
+			blindScan := b.focusSettles(func(got string) bool { return strings.HasSuffix(got, " scan") })
+			b.scan("blind-scan", "SKU-100")
+			b.expect("blind scan", "h2", "1 pieces scanned", blindScan)
+			if got := b.text(".count-lines thead"); strings.Contains(strings.ToLower(got), "stock") {
+				t.Errorf("a blind count shows the stock: %q", got)
+			}
+			f.api.do(t, "PUT", fmt.Sprintf("/api/counts/%v", blind), map[string]any{"status": "Cancelled"}, http.StatusOK)
+			b.visit("/console/search", "search-after-the-counts")
 			if a2 := f.api.stockOn(t, f.product, "A-02"); a2 != 2 {
 				t.Errorf("A-02 holds %d of SKU-100 after a count of 2", a2)
 			}
@@ -478,12 +513,14 @@ func TestConsolePagesFitAPhone(t *testing.T) {
 	b.submit("product-out-too-many", fill(`#goods-out input[name=bin]`, "A-01"), fill(`#goods-out input[name=quantity]`, "400"), click(`#goods-out button`))
 	check("product-out-too-many")
 	b.visit(binA2, "bin")
-	b.submit("bin-count-errors", fill(fmt.Sprintf(`input[name=qty_%d]`, f.product), "minus one"), click(`form[action$="/count"] button`))
-	check("bin-count-errors")
-	b.submit("bin-count-nothing", click(`form[action$="/count"] button`))
-	check("bin-count-nothing")
-	b.submit("bin-found-errors", fill(`#found input[name=number]`, "NO-SUCH-PRODUCT-NUMBER"), fill(`#found input[name=newQuantity]`, "x"), click(`#found button`))
-	check("bin-found-errors")
+	b.submit("count", click(`form[action$="/count"] button`))
+	check("count")
+	b.submit("count-scan-errors", fill(`input[name=qty]`, "minus one"), fill(`input[name=scan]`, "NO-SUCH-PRODUCT-NUMBER"), click(`#scan button`))
+	check("count-scan-errors")
+	b.submit("count-scanned", fill(`input[name=qty]`, "12"), fill(`input[name=scan]`, "SKU-100"), click(`#scan button`))
+	check("count-scanned")
+	b.submit("count-confirmed", click(`form[method=post][action*="/bins/"] button`))
+	check("count-bins")
 	b.visit(order, "order")
 	b.submit("ship-position-errors", fill(`.ship-line input[name=quantity]`, "300"), fill(`.ship-line input[name=bin]`, "A-01"), click(`.ship-line button`))
 	check("ship-position-errors")

@@ -270,6 +270,28 @@ var useCaseOfRoute = map[string]routeUseCase{
 		_, err := app.RotateUserKey(ctx, noID)
 		return err
 	},
+	"GET /api/counts": func(ctx context.Context, app *application.App, _ int) error {
+		_, err := app.Counts(ctx, someList)
+		return err
+	},
+	"POST /api/counts": func(ctx context.Context, app *application.App, _ int) error {
+		_, err := app.CreateCount(ctx, application.CountRequest{})
+		return err
+	},
+	"GET /api/counts/{id}": func(ctx context.Context, app *application.App, _ int) error {
+		_, err := app.Count(ctx, noID)
+		return err
+	},
+	"PUT /api/counts/{id}": func(ctx context.Context, app *application.App, _ int) error {
+		return app.CancelCount(ctx, noID)
+	},
+	"PUT /api/counts/{id}/bins/{binLocationId}": func(ctx context.Context, app *application.App, _ int) error {
+		return app.CountBin(ctx, noID, noID, nil)
+	},
+	"POST /api/counts/{id}/apply": func(ctx context.Context, app *application.App, n int) error {
+		_, err := app.ApplyCount(ctx, batchMeta("counts/apply", n), noID, func(application.CountApplied) ([]byte, error) { return []byte("{}"), nil })
+		return err
+	},
 }
 
 // TestUseCasesRefuseWhereHTTPSays403 drives every route of the OpenAPI

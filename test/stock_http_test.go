@@ -617,7 +617,7 @@ func TestStockHTTPLedger(t *testing.T) {
 		if len(byKey) != 2 {
 			t.Fatalf("by key: %s", summary(byKey))
 		}
-		fields := []string{"articleDetailId", "binLocationId", "createdAt", "id", "idempotencyKey", "lotNumber", "operationId", "orderDetailId",
+		fields := []string{"articleDetailId", "binLocationId", "countId", "createdAt", "id", "idempotencyKey", "lotNumber", "operationId", "orderDetailId",
 			"orderId", "purchaseOrderId", "quantity", "stockAfter", "type", "user", "warehouseId"}
 		got := slices.Sorted(func(yield func(string) bool) {
 			for k := range byKey[0] {

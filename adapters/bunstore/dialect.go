@@ -129,6 +129,11 @@ func lockThenLoad(ctx context.Context, s *store, scope stock.Scope, now time.Tim
 		return nil, err
 	}
 	ws := stock.NewWorkingSet(scope, now, warehouses, bins, existing)
+	locked, err := lockedBins(ctx, s, warehouses)
+	if err != nil {
+		return nil, err
+	}
+	ws.Lock(locked)
 	needs := ws.MappingNeeds()
 	return loadInto(ctx, s, ws, needs, lots)
 }

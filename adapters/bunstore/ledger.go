@@ -26,6 +26,7 @@ type ledgerRow struct {
 	OrderDetailID   *int64    `bun:"order_detail_id"`
 	PurchaseOrderID *int64    `bun:"purchase_order_id"`
 	LotNumber       *string   `bun:"lot_number"`
+	CountID         *int64    `bun:"count_id"`
 	User            string    `bun:"user_name"`
 	CreatedAt       time.Time `bun:"created_at"`
 }
@@ -116,6 +117,9 @@ func (r ledger) List(ctx context.Context, q ports.ListQuery) (ports.Page[ports.L
 		}
 		if row.LotNumber != nil {
 			e.LotNumber = *row.LotNumber
+		}
+		if row.CountID != nil {
+			e.Ref.CountID = *row.CountID
 		}
 		out.Items[i] = ports.LedgerRecord{ID: row.ID, LedgerEntry: e}
 	}

@@ -66,6 +66,8 @@ func (pg postgresDialect) lockAndLoad(ctx context.Context, s *store, scope stock
 		known[i] = w.ID
 	}
 	figures := queueLockedSnapshots(&b, ids, known)
+	var lockedByCounts []stock.Bin
+	queueLockedBins(&b, warehouses, &lockedByCounts)
 	if err := s.sendBatch(ctx, &b); err != nil {
 		return nil, fmt.Errorf("lock article details and load their mappings: %w", err)
 	}
@@ -80,6 +82,7 @@ func (pg postgresDialect) lockAndLoad(ctx context.Context, s *store, scope stock
 	if err := lots.into(s, ws, mappings); err != nil {
 		return nil, err
 	}
+	ws.Lock(lockedByCounts)
 	ws.Loaded(needs, mappings, mappingBins)
 	return ws, nil
 }
@@ -380,6 +383,9 @@ func (pg postgresDialect) appendLedger(ctx context.Context, s *store, entries []
 	pgColumn(&c, entries, "created_at", "timestamptz", func(e *stock.LedgerEntry) time.Time { return e.CreatedAt.UTC() })
 	if anyLot(entries) {
 		pgColumn(&c, entries, "lot_number", "text", func(e *stock.LedgerEntry) *string { return optional(e.LotNumber) })
+	}
+	if anyCount(entries) {
+		pgColumn(&c, entries, "count_id", "bigint", func(e *stock.LedgerEntry) *int64 { return optional(e.Ref.CountID) })
 	}
 	return s.exec(ctx, c.insert("stock_ledger_entries"), c.args...)
 }

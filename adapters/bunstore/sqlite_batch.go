@@ -220,7 +220,7 @@ func (d *sqliteDialect) appendLedger(ctx context.Context, s *store, entries []st
 			IdempotencyKey: optional(e.Ref.IdempotencyKey), OperationID: optional(e.Ref.OperationID),
 			OrderID: optional(e.Ref.OrderID), OrderDetailID: optional(e.Ref.OrderDetailID),
 			User: e.Ref.User, CreatedAt: e.CreatedAt.UTC(), PurchaseOrderID: optional(e.Ref.PurchaseOrderID),
-			LotNumber: optional(e.LotNumber),
+			LotNumber: optional(e.LotNumber), CountID: optional(e.Ref.CountID),
 		}
 	}
 	c := newSQLiteColumns(len(rows))
@@ -239,6 +239,9 @@ func (d *sqliteDialect) appendLedger(ctx context.Context, s *store, entries []st
 	sqliteColumn(c, rows, "created_at", func(l *ledgerRow) any { return sqliteTime(&l.CreatedAt) })
 	if anyLot(entries) {
 		sqliteColumn(c, rows, "lot_number", func(l *ledgerRow) any { return derefOrNil(l.LotNumber) })
+	}
+	if anyCount(entries) {
+		sqliteColumn(c, rows, "count_id", func(l *ledgerRow) any { return derefOrNil(l.CountID) })
 	}
 	return c.chunks(sqliteRowsChunk, func(chunk sqliteChunk) error {
 		return d.execPrepared(ctx, s, chunk.insert("stock_ledger_entries"), chunk.args...)

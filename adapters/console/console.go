@@ -109,6 +109,7 @@ func New(app *application.App, log *zap.Logger, cfg Config) (*Handler, error) {
 	h.searchRoutes()
 	h.productRoutes()
 	h.binRoutes()
+	h.countRoutes()
 	h.labelRoutes()
 	h.warehouseRoutes()
 	h.orderRoutes()
@@ -211,9 +212,6 @@ func templateFuncs() template.FuncMap {
 			return m
 		},
 		"str": func(v any) string { return fmt.Sprint(v) },
-		"qty": func(id int64) string { return fmt.Sprintf("qty_%d", id) },
-		// lotqty names the count box of a product's lot (lotCountField).
-		"lotqty": lotCountField,
 		// bin names a bin location by its code, the unknown one as unassigned.
 		"bin": binName,
 	}

@@ -176,22 +176,3 @@ func TestTheProductPageShowsLotsAndAsksForThem(t *testing.T) {
 		t.Errorf("an untracked product's page asks for lots:\n%s", page)
 	}
 }
-
-// A bin's count box names its product, and for a lot its lot, whatever
-// characters the lot's number has.
-func TestACountBoxNamesItsProductAndLot(t *testing.T) {
-	for _, lot := range []string{"L-1", "lot with spaces_and_underscores", "Ä/7\"x"} {
-		article, got, ok := countField(lotCountField(42, lot))
-		if !ok || article != 42 || got != lot {
-			t.Errorf("%q: %d %q %v", lot, article, got, ok)
-		}
-	}
-	if article, lot, ok := countField("qty_42"); !ok || article != 42 || lot != "" {
-		t.Errorf("qty_42: %d %q %v", article, lot, ok)
-	}
-	for _, field := range []string{"quantity", "qty_", "qty_x", "qty_-1", "qty_4_zz", "qty_4_", "number"} {
-		if _, _, ok := countField(field); ok {
-			t.Errorf("%q is a count box", field)
-		}
-	}
-}

@@ -182,6 +182,7 @@ type ledgerEntryJSON struct {
 	OrderID         *int64    `json:"orderId"`
 	OrderDetailID   *int64    `json:"orderDetailId"`
 	PurchaseOrderID *int64    `json:"purchaseOrderId"`
+	CountID         *int64    `json:"countId"`
 	LotNumber       *string   `json:"lotNumber"`
 	User            string    `json:"user"`
 	CreatedAt       string    `json:"createdAt"`
@@ -215,7 +216,7 @@ func toLedgerEntryJSON(e ports.LedgerRecord) ledgerEntryJSON {
 		Type: string(e.Type), Quantity: e.Quantity, StockAfter: e.StockAfter,
 		IdempotencyKey: nonZero(e.Ref.IdempotencyKey), OperationID: rawOrNull(e.Ref.OperationID),
 		OrderID: nonZero(e.Ref.OrderID), OrderDetailID: nonZero(e.Ref.OrderDetailID),
-		User: e.Ref.User, CreatedAt: e.CreatedAt.UTC().Format(timeLayout), PurchaseOrderID: nonZero(e.Ref.PurchaseOrderID),
+		User: e.Ref.User, CreatedAt: e.CreatedAt.UTC().Format(timeLayout), PurchaseOrderID: nonZero(e.Ref.PurchaseOrderID), CountID: nonZero(e.Ref.CountID),
 		LotNumber: nonZero(e.LotNumber),
 	}
 }

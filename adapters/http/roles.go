@@ -74,4 +74,11 @@ var routeActions = map[string]access.Action{
 	"PUT /api/users/{id}":                                         access.ManageUsers,
 	"DELETE /api/users/{id}":                                      access.ManageUsers,
 	"POST /api/users/{id}/rotateKey":                              access.ManageUsers,
+	// Counts correct the books: whoever may change stock may count.
+	"GET /api/counts":                           access.ReadStock,
+	"GET /api/counts/{id}":                      access.ReadStock,
+	"POST /api/counts":                          access.WriteStock,
+	"PUT /api/counts/{id}":                      access.WriteStock,
+	"PUT /api/counts/{id}/bins/{binLocationId}": access.WriteStock,
+	"POST /api/counts/{id}/apply":               access.WriteStock,
 }

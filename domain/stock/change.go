@@ -26,6 +26,9 @@ func (ws *WorkingSet) change(article int64, at Location, quantity int, lot *LotS
 	if err := ws.check(article, at); err != nil {
 		return err
 	}
+	if err := ws.unlocked(at, ref); err != nil {
+		return err
+	}
 	if quantity == 0 {
 		return errs.Invalidf("change quantity of article detail %d at %s must not be 0", article, at).
 			On("quantity").Breaks(QuantityOutOfRange).About(concerning(article, at))
@@ -44,8 +47,7 @@ func (ws *WorkingSet) change(article int64, at Location, quantity int, lot *LotS
 	if avail := ws.available(article, sources, c); -quantity > avail {
 		return insufficient(article, at, -quantity, avail)
 	}
-	ws.apply(article, ws.take(article, sources, -quantity, c), EntryOutgoing, ref)
-	return nil
+	return ws.apply(article, ws.take(article, sources, -quantity, c), EntryOutgoing, ref)
 }
 
 // stockIn is the one way pieces come into stock (a change upwards, a
@@ -64,7 +66,9 @@ func (ws *WorkingSet) stockIn(article int64, at Location, quantity int, lot *Lot
 	if err != nil {
 		return Location{}, err
 	}
-	ws.apply(article, []step{{at.WarehouseID, bin, quantity, number}}, typ, ref)
+	if err := ws.apply(article, []step{{at.WarehouseID, bin, quantity, number}}, typ, ref); err != nil {
+		return Location{}, err
+	}
 	return Location{WarehouseID: at.WarehouseID, BinLocationID: bin}, nil
 }
 

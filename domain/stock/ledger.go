@@ -13,6 +13,7 @@ const (
 	EntryShipment   EntryType = "shipment"
 	EntryReturn     EntryType = "return"
 	EntryReceipt    EntryType = "receipt"
+	EntryCount      EntryType = "count"
 )
 
 // Reference ties a ledger entry to the request that caused it.
@@ -24,7 +25,10 @@ type Reference struct {
 	OrderDetailID int64
 	// PurchaseOrderID is the purchase order a receipt booked pieces of.
 	PurchaseOrderID int64
-	User            string
+	// CountID is the count whose difference an entry books (Recount); a
+	// bin that count locks is open to that booking.
+	CountID int64
+	User    string
 }
 
 // LedgerEntry records one change of one mapping. For every mapping the sum of
@@ -51,8 +55,17 @@ type step struct {
 	lot            string
 }
 
-// apply carries out a plan that has been checked; it cannot fail.
-func (ws *WorkingSet) apply(article int64, steps []step, typ EntryType, ref Reference) {
+// apply carries out a plan that has been checked. It refuses, before
+// changing anything, a plan that moves stock on a bin an open count locks
+// (locks.go): whatever planned it, nothing moves there.
+func (ws *WorkingSet) apply(article int64, steps []step, typ EntryType, ref Reference) error {
+	for _, s := range steps {
+		if s.delta != 0 {
+			if err := ws.unlocked(Location{WarehouseID: s.warehouse, BinLocationID: s.bin}, ref); err != nil {
+				return err
+			}
+		}
+	}
 	for _, s := range steps {
 		if s.delta == 0 {
 			continue
@@ -75,4 +88,5 @@ func (ws *WorkingSet) apply(article int64, steps []step, typ EntryType, ref Refe
 			CreatedAt:       ws.now,
 		})
 	}
+	return nil
 }

@@ -11,6 +11,9 @@ type Bin struct {
 	WarehouseID int64
 	Code        string
 	IsNull      bool
+	// LockedBy is the open count that locks the bin (0: none): nothing
+	// moves stock on it but that count's own booking (locks.go).
+	LockedBy int64
 }
 
 // Location is where an operation acts, resolved by a working set.

@@ -45,6 +45,12 @@ func (ws *WorkingSet) relocate(article int64, from, to Location, quantity int, a
 	if err := ws.check(article, to); err != nil {
 		return 0, err
 	}
+	if err := ws.unlocked(from, ref); err != nil {
+		return 0, err
+	}
+	if err := ws.unlocked(to, ref); err != nil {
+		return 0, err
+	}
 	if !all && quantity <= 0 {
 		return 0, errs.Invalidf("relocation quantity of article detail %d from %s to %s must be positive, got %d",
 			article, from, to, quantity).On("quantity").Breaks(QuantityOutOfRange).About(concerning(article, from))
@@ -98,6 +104,8 @@ func (ws *WorkingSet) relocate(article int64, from, to Location, quantity int, a
 		}
 		steps[taken+i].delta -= s.delta
 	}
-	ws.apply(article, steps, EntryRelocation, ref)
+	if err := ws.apply(article, steps, EntryRelocation, ref); err != nil {
+		return 0, err
+	}
 	return quantity, nil
 }

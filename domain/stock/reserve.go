@@ -125,6 +125,9 @@ func (ws *WorkingSet) ShipHolding(article int64, from Location, quantity int, ho
 	if err := ws.check(article, from); err != nil {
 		return nil, err
 	}
+	if err := ws.unlocked(from, ref); err != nil {
+		return nil, err
+	}
 	if quantity <= 0 {
 		return nil, errs.Invalidf("shipped quantity of article detail %d from %s must be positive, got %d",
 			article, from, quantity).On("quantity").Breaks(QuantityOutOfRange).About(concerning(article, from))
@@ -137,6 +140,9 @@ func (ws *WorkingSet) ShipHolding(article int64, from Location, quantity int, ho
 	held := 0
 	for _, h := range holds {
 		if ships(h) {
+			if err := ws.unlocked(h.location(), ref); err != nil {
+				return nil, err
+			}
 			held += h.Quantity
 		}
 	}
@@ -161,11 +167,15 @@ func (ws *WorkingSet) ShipHolding(article int64, from Location, quantity int, ho
 		if h.Lot != "" {
 			m.addLot(h.Lot, 0, -n)
 		}
-		ws.apply(article, []step{{m.warehouseID, m.binLocationID, -n, h.Lot}}, EntryShipment, ref)
+		if err := ws.apply(article, []step{{m.warehouseID, m.binLocationID, -n, h.Lot}}, EntryShipment, ref); err != nil {
+			return nil, err
+		}
 		used[i], left = n, left-n
 	}
 	if left > 0 {
-		ws.apply(article, ws.take(article, sources, left, c), EntryShipment, ref)
+		if err := ws.apply(article, ws.take(article, sources, left, c), EntryShipment, ref); err != nil {
+			return nil, err
+		}
 	}
 	return used, nil
 }

@@ -31,6 +31,9 @@ func (ws *WorkingSet) set(article int64, at Location, quantity int, lot *LotSpec
 	if err := ws.check(article, at); err != nil {
 		return err
 	}
+	if err := ws.unlockedWithin(article, at, ref); err != nil {
+		return err
+	}
 	if quantity < 0 {
 		return errs.Invalidf("stocktake quantity of article detail %d at %s must not be negative, got %d",
 			article, at, quantity).On("quantity").Breaks(QuantityOutOfRange).About(concerning(article, at))
@@ -70,7 +73,9 @@ func (ws *WorkingSet) setBin(article int64, at Location, quantity int, lot strin
 	if err := checkLimit(article, at, onBin, quantity-stock); err != nil {
 		return err
 	}
-	ws.apply(article, []step{{at.WarehouseID, at.BinLocationID, quantity - stock, lot}}, EntryStocktake, ref)
+	if err := ws.apply(article, []step{{at.WarehouseID, at.BinLocationID, quantity - stock, lot}}, EntryStocktake, ref); err != nil {
+		return err
+	}
 	ws.stocktake(ws.mapping(article, at.WarehouseID, at.BinLocationID))
 	return nil
 }
@@ -105,7 +110,9 @@ func (ws *WorkingSet) setWarehouse(article int64, at Location, quantity int, lot
 		c := lotChoice{tracked: lot != "", only: lot, expired: true}
 		steps = ws.take(article, ws.sources(article, at, 0), -diff, c)
 	}
-	ws.apply(article, steps, EntryStocktake, ref)
+	if err := ws.apply(article, steps, EntryStocktake, ref); err != nil {
+		return err
+	}
 	for m := range ws.inWarehouse(article, at.WarehouseID) {
 		ws.stocktake(m)
 	}

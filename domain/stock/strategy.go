@@ -34,7 +34,8 @@ func (ws *WorkingSet) inTarget(article int64, at Location) (int64, error) {
 // sources are the mappings stock may leave a location from: the bin's, or
 // every one in the warehouse. except is a bin that must not give anything
 // (a relocation's destination inside the source warehouse); 0 excludes
-// nothing. take orders them.
+// nothing. A warehouse passes the bins an open count locks by: what lies
+// only there is not available. take orders them.
 func (ws *WorkingSet) sources(article int64, at Location, except int64) []*Mapping {
 	if !at.IsWarehouse() {
 		if m := ws.existing(article, at.BinLocationID); m != nil && m.binLocationID != except {
@@ -44,7 +45,7 @@ func (ws *WorkingSet) sources(article int64, at Location, except int64) []*Mappi
 	}
 	out := make([]*Mapping, 0, len(ws.inWH[articleWarehouse{article, at.WarehouseID}]))
 	for m := range ws.inWarehouse(article, at.WarehouseID) {
-		if m.binLocationID != except {
+		if m.binLocationID != except && (!ws.anyLocked || ws.bins[m.binLocationID].LockedBy == 0) {
 			out = append(out, m)
 		}
 	}

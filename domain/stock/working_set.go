@@ -72,6 +72,10 @@ type WorkingSet struct {
 	// undo is what the running operation did, to be taken back last first
 	// when it fails.
 	undo []undo
+
+	// anyLocked: some bin the working set knows is locked by a count
+	// (locks.go); while none is, the lock checks cost nothing.
+	anyLocked bool
 }
 
 // undo takes back one step of an operation: a mapping's state (m, was),
@@ -170,6 +174,7 @@ func (ws *WorkingSet) knowBin(b Bin) {
 	if b.Code == warehouse.NullBinLocationCode {
 		b.IsNull = true
 	}
+	ws.anyLocked = ws.anyLocked || b.LockedBy != 0
 	ws.bins[b.ID] = b
 }
 
