@@ -1,0 +1,55 @@
+package order
+
+import (
+	"slices"
+
+	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/stock"
+)
+
+// ReleaseHeld gives back n of the pieces a position holds on a bin (of a
+// lot, "" for a product that is not lot-tracked): a picker found them
+// missing. The position then holds them no more.
+func (o *Order) ReleaseHeld(ws *stock.WorkingSet, detailID, bin int64, lot string, n int) error {
+	d, ok := o.Detail(detailID)
+	if !ok {
+		return errs.E(errs.Internal, "order %d has no position %d", o.id, detailID)
+	}
+	i := slices.IndexFunc(d.reservations, func(h stock.Hold) bool { return h.BinLocationID == bin && h.Lot == lot })
+	if n <= 0 {
+		return nil
+	}
+	if i < 0 || d.reservations[i].Quantity < n {
+		return errs.E(errs.Internal, "order detail %d does not hold %d pieces on bin location %d", detailID, n, bin)
+	}
+	h := d.reservations[i]
+	if err := ws.Release(d.articleDetailID, stock.Hold{WarehouseID: h.WarehouseID, BinLocationID: bin, Quantity: n, Lot: lot}); err != nil {
+		return err
+	}
+	d.reservations[i].Quantity -= n
+	if d.reservations[i].Quantity == 0 {
+		d.reservations = slices.Delete(d.reservations, i, i+1)
+	}
+	return nil
+}
+
+// ReserveElsewhere reserves for a position up to n more pieces in a
+// warehouse, on any bin but except, and returns the holds it made (fewer
+// pieces, or none, when the other bins hold less). A position never holds
+// more than it still has to ship.
+func (o *Order) ReserveElsewhere(ws *stock.WorkingSet, detailID int64, warehouse stock.Location, except int64, n int) ([]stock.Hold, error) {
+	d, ok := o.Detail(detailID)
+	if !ok {
+		return nil, errs.E(errs.Internal, "order %d has no position %d", o.id, detailID)
+	}
+	n = min(n, o.Outstanding(d)-d.Reserved())
+	if n <= 0 {
+		return nil, nil
+	}
+	holds, err := ws.ReserveUpTo(d.articleDetailID, warehouse, except, n)
+	if err != nil {
+		return nil, err
+	}
+	d.hold(holds)
+	return holds, nil
+}
