@@ -73,6 +73,7 @@ type Task struct {
 	status  Status
 	orders  []Allocation
 	changed bool
+	stored  bool
 }
 
 func (t *Task) ID() int64            { return t.id }
@@ -81,8 +82,11 @@ func (t *Task) Status() Status       { return t.status }
 func (t *Task) Orders() []Allocation { return slices.Clone(t.orders) }
 
 // Changed tells whether the task differs from what was loaded (a new
-// task, id 0, is changed too).
-func (t *Task) Changed() bool { return t.changed || t.id == 0 }
+// task is changed too).
+func (t *Task) Changed() bool { return t.changed || !t.stored }
+
+// New tells whether the task is not stored yet.
+func (t *Task) New() bool { return !t.stored }
 
 // Quantity is every piece the task was given to pick.
 func (t *Task) Quantity() int {
@@ -174,7 +178,7 @@ func UnmarshalWaveFromDatabase(id, warehouseID int64, createdAt time.Time, user 
 		if err != nil {
 			return nil, err
 		}
-		t := &Task{id: r.ID, item: r.Item, status: st, orders: slices.Clone(r.Orders)}
+		t := &Task{id: r.ID, item: r.Item, status: st, orders: slices.Clone(r.Orders), stored: true}
 		for _, a := range t.orders {
 			if a.Quantity < 0 || a.Picked < 0 || a.Picked > a.Quantity {
 				return nil, errs.E(errs.Internal, "task %d of picking wave %d has picked %d of %d", r.ID, id, a.Picked, a.Quantity)
@@ -203,29 +207,10 @@ func (w *Wave) Tasks() []*Task { return slices.Clone(w.tasks) }
 // AssignID gives a new wave its id.
 func (w *Wave) AssignID(id int64) { w.id = id }
 
-// AssignTaskIDs gives the new tasks (in walking order) their ids.
-func (w *Wave) AssignTaskIDs(ids []int64) error {
-	i := 0
-	for _, t := range w.tasks {
-		if t.id == 0 {
-			if i == len(ids) {
-				return errs.E(errs.Internal, "picking wave %d has more new tasks than the %d ids given", w.id, len(ids))
-			}
-			t.id = ids[i]
-			i++
-		}
-	}
-	if i != len(ids) {
-		return errs.E(errs.Internal, "picking wave %d has %d new tasks, not %d", w.id, i, len(ids))
-	}
-	w.sortTasks()
-	return nil
-}
-
 // Saved forgets what changed, once it is stored.
 func (w *Wave) Saved() {
 	for _, t := range w.tasks {
-		t.changed = false
+		t.changed, t.stored = false, true
 	}
 	w.shortDirty = false
 }
@@ -323,6 +308,18 @@ func (w *Wave) add(picks []Pick) error {
 		sortAllocations(t.orders)
 	}
 	w.sortTasks()
+	// Task ids count within the wave: the first tasks in walking order,
+	// the ones added later after the highest.
+	next := int64(1)
+	for _, t := range w.tasks {
+		next = max(next, t.id+1)
+	}
+	for _, t := range w.tasks {
+		if t.id == 0 {
+			t.id = next
+			next++
+		}
+	}
 	return nil
 }
 

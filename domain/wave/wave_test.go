@@ -26,15 +26,6 @@ func pick(it wave.Item, orderID, detailID int64, quantity int) wave.Pick {
 func stored(t *testing.T, w *wave.Wave) *wave.Wave {
 	t.Helper()
 	w.AssignID(1)
-	var ids []int64
-	for i, task := range w.Tasks() {
-		if task.ID() == 0 {
-			ids = append(ids, int64(100+i))
-		}
-	}
-	if err := w.AssignTaskIDs(ids); err != nil {
-		t.Fatal(err)
-	}
 	w.Saved()
 	return w
 }
@@ -78,6 +69,11 @@ func TestTasksGroupPerBinProductAndLotInWalkingOrder(t *testing.T) {
 	}
 	if l := w.Tasks()[3].Item().Lot; l != "X" {
 		t.Fatalf("first lot task is lot %q, want X", l)
+	}
+	for i, task := range w.Tasks() {
+		if task.ID() != int64(i+1) || !task.New() {
+			t.Fatalf("task %d in walking order has id %d (new %v)", i, task.ID(), task.New())
+		}
 	}
 	if p := w.Progress(); p != (wave.Progress{Tasks: 5}) {
 		t.Fatalf("progress %+v", p)
@@ -294,6 +290,9 @@ func TestAShortPickReservesTheShortfallOnOtherBinsAndListsWhatIsLeft(t *testing.
 	}
 	if got := codes(w); !slices.Equal(got, []string{"A-2 SKU-7", "B-1 SKU-7", "C-1 SKU-7"}) {
 		t.Fatalf("tasks after the short pick %v", got)
+	}
+	if ids := []int64{w.Tasks()[1].ID(), w.Tasks()[2].ID()}; !slices.Equal(ids, []int64{2, 3}) || !w.Tasks()[1].New() || w.Tasks()[0].New() {
+		t.Fatalf("added tasks have ids %v", ids)
 	}
 	if got := w.Tasks()[1].Orders(); !slices.Equal(got, []wave.Allocation{{OrderID: 3, OrderDetailID: 31, Quantity: 1}}) {
 		t.Fatalf("B-1 goes to %+v", got)
