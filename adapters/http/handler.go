@@ -157,6 +157,7 @@ func (h *Handler) routes() {
 	h.returnRoutes()
 	h.purchaseOrderRoutes()
 	h.lotRoutes()
+	h.waveRoutes()
 }
 
 // api registers an authenticated route whose handler reports failures as

@@ -74,4 +74,9 @@ var routeActions = map[string]access.Action{
 	"PUT /api/users/{id}":                                         access.ManageUsers,
 	"DELETE /api/users/{id}":                                      access.ManageUsers,
 	"POST /api/users/{id}/rotateKey":                              access.ManageUsers,
+	"POST /api/pickingWaves":                                      access.ManageOrders,
+	"GET /api/pickingWaves":                                       access.ReadOrders,
+	"GET /api/pickingWaves/{id}":                                  access.ReadOrders,
+	"POST /api/pickingWaves/{id}/tasks/{taskId}/confirm":          access.ManageOrders,
+	"POST /api/pickingWaves/{id}/ship":                            access.ShipOrders,
 }

@@ -7,22 +7,21 @@ import (
 	"github.com/shopstock/inventory/domain/stock"
 )
 
-// ReleaseHeld gives back n of the pieces a position holds on a bin (of a
-// lot, "" for a product that is not lot-tracked): a picker found them
-// missing. The position then holds them no more.
+// ReleaseHeld gives back up to n of the pieces a position holds on a bin
+// (of a lot, "" for a product that is not lot-tracked): a picker found
+// them missing. What the position no longer holds there (its order was
+// cancelled or its picking list released since) is not released twice.
 func (o *Order) ReleaseHeld(ws *stock.WorkingSet, detailID, bin int64, lot string, n int) error {
 	d, ok := o.Detail(detailID)
 	if !ok {
 		return errs.E(errs.Internal, "order %d has no position %d", o.id, detailID)
 	}
 	i := slices.IndexFunc(d.reservations, func(h stock.Hold) bool { return h.BinLocationID == bin && h.Lot == lot })
-	if n <= 0 {
+	if i < 0 || n <= 0 {
 		return nil
 	}
-	if i < 0 || d.reservations[i].Quantity < n {
-		return errs.E(errs.Internal, "order detail %d does not hold %d pieces on bin location %d", detailID, n, bin)
-	}
 	h := d.reservations[i]
+	n = min(n, h.Quantity)
 	if err := ws.Release(d.articleDetailID, stock.Hold{WarehouseID: h.WarehouseID, BinLocationID: bin, Quantity: n, Lot: lot}); err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/order"
 )
 
@@ -64,4 +65,26 @@ func (w *Wave) ReadyToShip(o *order.Order) (bool, string) {
 		return false, "not fully picked: " + strings.Join(missing, "; ")
 	}
 	return true, ""
+}
+
+// ShortfallsOf reads why an order could not be reserved (the error of an
+// order.PickingList): one shortfall per position it names, or the error's
+// message for the order as a whole.
+func ShortfallsOf(o *order.Order, err error) []Shortfall {
+	e, ok := errs.As(err)
+	if !ok {
+		return []Shortfall{{Message: err.Error()}}
+	}
+	details := o.Details()
+	var out []Shortfall
+	for _, f := range e.Fields {
+		var i int
+		if _, scanErr := fmt.Sscanf(f.Property, "details[%d]", &i); scanErr == nil && i >= 0 && i < len(details) {
+			out = append(out, Shortfall{OrderDetailID: details[i].ID(), Message: f.Message})
+		}
+	}
+	if len(out) == 0 {
+		out = []Shortfall{{Message: e.Message}}
+	}
+	return out
 }
