@@ -1,6 +1,7 @@
 package wave
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -59,8 +60,8 @@ func (w *Wave) Confirm(taskID int64, c Confirmation, today time.Time) ([]Release
 		quantity = *c.Quantity
 	}
 	if t.status != StatusOpen {
-		return nil, errs.Invalidf("task %d of picking wave %d is %s: nothing is left to pick", t.id, w.id, t.status).
-			On("quantity").Breaks(TaskNotOpen)
+		return nil, errs.InvalidFields(errs.FieldError{Property: "quantity",
+			Message: fmt.Sprintf("task %d of picking wave %d is %s: nothing is left to pick", t.id, w.id, t.status)}).Breaks(TaskNotOpen)
 	}
 	if got := strings.TrimSpace(c.BinLocationCode); got != t.item.BinLocationCode {
 		return nil, errs.Conflictf("scanned bin location %q, expected %q", got, t.item.BinLocationCode).
