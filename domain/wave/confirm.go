@@ -17,6 +17,7 @@ const (
 	WrongLot       errs.Code = "wrong_lot"
 	TooMany        errs.Code = "quantity_above_left"
 	TaskNotOpen    errs.Code = "task_not_open"
+	StaleView      errs.Code = "task_changed_since_seen"
 	UnreadableScan errs.Code = "unreadable_scan"
 )
 
@@ -28,6 +29,10 @@ type Confirmation struct {
 	Scan            string
 	Quantity        *int
 	Short           bool
+	// Seen, when given, is how many pieces of the task were picked when the
+	// picker was shown it: a confirmation made from an older view (a form
+	// sent twice) is a conflict and counts nothing twice.
+	Seen *int
 }
 
 // Release is what a short task gives back: the pieces of one position it
@@ -58,6 +63,10 @@ func (w *Wave) Confirm(taskID int64, c Confirmation, today time.Time) ([]Release
 	}
 	if c.Quantity != nil {
 		quantity = *c.Quantity
+	}
+	if c.Seen != nil && *c.Seen != t.Picked() {
+		return nil, errs.Conflictf("task %d of picking wave %d has %d pieces picked, not the %d this confirmation was made on",
+			t.id, w.id, t.Picked(), *c.Seen).Breaks(StaleView)
 	}
 	if t.status != StatusOpen {
 		return nil, errs.InvalidFields(errs.FieldError{Property: "quantity",

@@ -323,3 +323,16 @@ func must2(o *order.Order, err error) *order.Order {
 	}
 	return o
 }
+
+func TestAConfirmationMadeOnAnOlderViewCountsNothing(t *testing.T) {
+	w := newWave(t)
+	id := w.Tasks()[0].ID()
+	seen := 0
+	c := wave.Confirmation{BinLocationCode: "A-2", Scan: "SKU-7", Seen: &seen}
+	mustConfirm(t, w, id, c)
+	_, err := w.Confirm(id, c, today)
+	kindAndProperty(t, err, errs.Conflict, "")
+	if picked := w.Tasks()[0].Picked(); picked != 1 {
+		t.Fatalf("the same form twice picked %d", picked)
+	}
+}
