@@ -202,6 +202,7 @@ func TestPickingWaveHTTP(t *testing.T) {
 		// other 2 are released, the bin C-1 (stocked since) gives 1 for
 		// 9001, and 9002 stays short by 1.
 		f.put(t, f.sku1, ohBin(f.bins["C-1"]), 1)
+		_, beforeShort := evFeed(t, env, "after=0&limit=1000")
 		got = f.confirmed(t, f.confirm(t, waveID, 2, map[string]any{"binLocationCode": "A-10", "scan": "W-SKU-1", "quantity": 1, "short": true}))
 		if got.Picked != 1 || got.Quantity != 3 || got.Status != "short" {
 			t.Fatalf("short task %+v", got)
@@ -218,6 +219,12 @@ func TestPickingWaveHTTP(t *testing.T) {
 		}
 		if s := fmt.Sprint(w["short"]); s != "[map[orderDetailId:90021 orderId:9002 quantity:1]]" {
 			t.Errorf("short %s", s)
+		}
+		// The short pick changed SKU-1's reservedStock (and nothing of SKU-2).
+		events, _ = evFeed(t, env, fmt.Sprintf("after=%d&limit=1000&type=stock.changed", beforeShort))
+		if len(events) != 1 || ohInt(t, events[0].Data["id"]) != f.sku1 || events[0].Data["cause"].(map[string]any)["type"] != "pickingWaves" ||
+			ohInt(t, events[0].Data["reservedStock"]) != 4 {
+			t.Errorf("events of the short pick: %+v", events)
 		}
 		if p := fmt.Sprint(w["progress"]); p != "map[picked:1 short:1 tasks:4]" {
 			t.Errorf("progress %s", p)
