@@ -217,7 +217,7 @@ func (c *waveCreation) reserve(ctx context.Context, orders []*order.Order, want 
 			c.skipped = append(c.skipped, wave.Skipped{OrderID: o.ID(), Shortfalls: wave.ShortfallsOf(o, err)})
 			continue
 		}
-		if !holdsIn(o, c.warehouseID) {
+		if !orderHoldsIn(o, c.warehouseID) {
 			c.skipped = append(c.skipped, wave.Skipped{OrderID: o.ID(),
 				Shortfalls: []wave.Shortfall{{Message: fmt.Sprintf("order %s has nothing to pick", o.Number())}}})
 			continue
@@ -233,8 +233,8 @@ func (c *waveCreation) reserve(ctx context.Context, orders []*order.Order, want 
 	return filled, c.s.Stock().Save(ctx, ws)
 }
 
-// holdsIn tells whether an order holds stock in a warehouse.
-func holdsIn(o *order.Order, warehouseID int64) bool {
+// orderHoldsIn tells whether an order holds stock in a warehouse.
+func orderHoldsIn(o *order.Order, warehouseID int64) bool {
 	for _, d := range o.Details() {
 		for _, h := range d.Reservations() {
 			if h.WarehouseID == warehouseID {

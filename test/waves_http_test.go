@@ -82,7 +82,7 @@ func (f *wvFixture) confirm(t testing.TB, wave, task int64, body map[string]any)
 	return f.env.Do(t, "POST", fmt.Sprintf("/api/pickingWaves/%d/tasks/%d/confirm", wave, task), body)
 }
 
-func taskOn(t testing.TB, tasks []wvTask, bin, number string) wvTask {
+func wvTaskOn(t testing.TB, tasks []wvTask, bin, number string) wvTask {
 	t.Helper()
 	for _, task := range tasks {
 		if task.Bin == bin && task.Number == number && task.Status != "short" {
@@ -301,7 +301,7 @@ func TestPickingWaveShortWithNothingFoundHTTP(t *testing.T) {
 		f.wvOrder(t, 9101, f.sku2, 1, lotted, 2)
 		waveID := f.created(t, env.Do(t, "POST", "/api/pickingWaves", map[string]any{"warehouse": map[string]any{"id": f.main}, "orderIds": []any{9101}}), false)
 		tasks := wvTasks(t, f.wave(t, waveID)["tasks"])
-		lotTask, plain := taskOn(t, tasks, "B-1", "W-LOT"), taskOn(t, tasks, "A-2", "W-SKU-2")
+		lotTask, plain := wvTaskOn(t, tasks, "B-1", "W-LOT"), wvTaskOn(t, tasks, "A-2", "W-SKU-2")
 		ohError(t, f.confirm(t, waveID, lotTask.ID, map[string]any{"binLocationCode": "B-1", "scan": "(01)00000096385074(10)L2"}),
 			http.StatusConflict, `scanned lot \"L2\", expected lot \"L1\"`)
 		f.confirmed(t, f.confirm(t, waveID, lotTask.ID, map[string]any{"binLocationCode": "B-1", "scan": "0100000096385074\u001d10L1", "quantity": 2}))

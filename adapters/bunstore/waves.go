@@ -57,13 +57,13 @@ type waveShortRow struct {
 	Quantity      int   `bun:"quantity"`
 }
 
-// skippedJSON is how a skipped order is kept in its wave's row.
-type skippedJSON struct {
-	OrderID    int64           `json:"orderId"`
-	Shortfalls []shortfallJSON `json:"shortfalls"`
+// waveSkippedJSON is how a skipped order is kept in its wave's row.
+type waveSkippedJSON struct {
+	OrderID    int64               `json:"orderId"`
+	Shortfalls []waveShortfallJSON `json:"shortfalls"`
 }
 
-type shortfallJSON struct {
+type waveShortfallJSON struct {
 	OrderDetailID int64  `json:"orderDetailId"`
 	Message       string `json:"message"`
 }
@@ -82,11 +82,11 @@ type waves struct{ s *store }
 func (s *store) Waves() ports.WaveRepository { return waves{s} }
 
 func (r waves) Add(ctx context.Context, w *wave.Wave) error {
-	skipped := make([]skippedJSON, 0, len(w.Skipped()))
+	skipped := make([]waveSkippedJSON, 0, len(w.Skipped()))
 	for _, sk := range w.Skipped() {
-		j := skippedJSON{OrderID: sk.OrderID}
+		j := waveSkippedJSON{OrderID: sk.OrderID}
 		for _, f := range sk.Shortfalls {
-			j.Shortfalls = append(j.Shortfalls, shortfallJSON{f.OrderDetailID, f.Message})
+			j.Shortfalls = append(j.Shortfalls, waveShortfallJSON{f.OrderDetailID, f.Message})
 		}
 		skipped = append(skipped, j)
 	}
@@ -124,7 +124,7 @@ func (r waves) Save(ctx context.Context, w *wave.Wave) error {
 				OrderID: a.OrderID, Quantity: a.Quantity, Picked: a.Picked})
 		}
 	}
-	if err := insertChunks(ctx, r.s.idb, added); err != nil {
+	if err := insertWaveRows(ctx, r.s.idb, added); err != nil {
 		return err
 	}
 	for _, row := range changed {
@@ -138,7 +138,7 @@ func (r waves) Save(ctx context.Context, w *wave.Wave) error {
 			return err
 		}
 	}
-	if err := insertChunks(ctx, r.s.idb, allocations); err != nil {
+	if err := insertWaveRows(ctx, r.s.idb, allocations); err != nil {
 		return err
 	}
 	if w.ShortChanged() {
@@ -149,7 +149,7 @@ func (r waves) Save(ctx context.Context, w *wave.Wave) error {
 		for _, sh := range w.Short() {
 			shorts = append(shorts, waveShortRow{WaveID: w.ID(), OrderDetailID: sh.OrderDetailID, OrderID: sh.OrderID, Quantity: sh.Quantity})
 		}
-		if err := insertChunks(ctx, r.s.idb, shorts); err != nil {
+		if err := insertWaveRows(ctx, r.s.idb, shorts); err != nil {
 			return err
 		}
 	}
@@ -157,8 +157,8 @@ func (r waves) Save(ctx context.Context, w *wave.Wave) error {
 	return nil
 }
 
-// insertChunks inserts rows in few statements.
-func insertChunks[T any](ctx context.Context, idb bun.IDB, rows []T) error {
+// insertWaveRows inserts rows in few statements.
+func insertWaveRows[T any](ctx context.Context, idb bun.IDB, rows []T) error {
 	for start := 0; start < len(rows); start += waveRowsPerInsert {
 		chunk := rows[start:min(start+waveRowsPerInsert, len(rows))]
 		if _, err := idb.NewInsert().Model(&chunk).Exec(ctx); err != nil {
@@ -239,7 +239,7 @@ func (r waves) withTasks(ctx context.Context, rows []waveRow) ([]*wave.Wave, err
 		shortOf[s.WaveID] = append(shortOf[s.WaveID], wave.Short{OrderID: s.OrderID, OrderDetailID: s.OrderDetailID, Quantity: s.Quantity})
 	}
 	for i, row := range rows {
-		var kept []skippedJSON
+		var kept []waveSkippedJSON
 		if err := json.Unmarshal([]byte(row.Skipped), &kept); err != nil {
 			return nil, err
 		}

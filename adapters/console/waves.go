@@ -221,7 +221,7 @@ func (h *Handler) shortWave(w http.ResponseWriter, r *http.Request, u *applicati
 	if seen, err := strconv.Atoi(f.Val("seen")); err == nil {
 		c.Seen = &seen
 	}
-	tasksBefore, shortBefore := len(wv.Tasks()), shortPieces(wv)
+	tasksBefore, shortBefore := len(wv.Tasks()), waveShortPieces(wv)
 	out, err := h.app.ConfirmWaveTask(r.Context(), id, taskID, c)
 	if err != nil {
 		if _, handled := waveScanError(f, err, task); handled {
@@ -234,14 +234,14 @@ func (h *Handler) shortWave(w http.ResponseWriter, r *http.Request, u *applicati
 	if added := len(out.Wave.Tasks()) - tasksBefore; added > 0 {
 		notice += fmt.Sprintf(" %d new task(s) on other bins.", added)
 	}
-	if missing := shortPieces(out.Wave) - shortBefore; missing > 0 {
+	if missing := waveShortPieces(out.Wave) - shortBefore; missing > 0 {
 		notice += fmt.Sprintf(" %d piece(s) found nowhere.", missing)
 	}
 	h.redirect(w, r, fmt.Sprintf("/console/waves/%d", id), notice)
 	return nil
 }
 
-func shortPieces(wv *wave.Wave) int {
+func waveShortPieces(wv *wave.Wave) int {
 	n := 0
 	for _, s := range wv.Short() {
 		n += s.Quantity

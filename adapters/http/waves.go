@@ -12,44 +12,44 @@ import (
 )
 
 type waveJSON struct {
-	ID          int64           `json:"id"`
-	WarehouseID int64           `json:"warehouseId"`
-	CreatedAt   string          `json:"createdAt"`
-	User        string          `json:"user"`
-	Tasks       []waveTaskJSON  `json:"tasks"`
-	Skipped     []skippedJSON   `json:"skipped"`
-	Short       []waveShortJSON `json:"short"`
-	Progress    progressJSON    `json:"progress"`
+	ID          int64             `json:"id"`
+	WarehouseID int64             `json:"warehouseId"`
+	CreatedAt   string            `json:"createdAt"`
+	User        string            `json:"user"`
+	Tasks       []waveTaskJSON    `json:"tasks"`
+	Skipped     []waveSkippedJSON `json:"skipped"`
+	Short       []waveShortJSON   `json:"short"`
+	Progress    waveProgressJSON  `json:"progress"`
 }
 
 type waveTaskJSON struct {
-	ID                  int64           `json:"id"`
-	BinLocationID       int64           `json:"binLocationId"`
-	BinLocationCode     string          `json:"binLocationCode"`
-	ArticleDetailID     int64           `json:"articleDetailId"`
-	ArticleDetailNumber string          `json:"articleDetailNumber"`
-	EAN                 string          `json:"ean"`
-	LotNumber           *string         `json:"lotNumber"`
-	Quantity            int             `json:"quantity"`
-	Picked              int             `json:"picked"`
-	Status              string          `json:"status"`
-	Orders              []taskOrderJSON `json:"orders"`
+	ID                  int64               `json:"id"`
+	BinLocationID       int64               `json:"binLocationId"`
+	BinLocationCode     string              `json:"binLocationCode"`
+	ArticleDetailID     int64               `json:"articleDetailId"`
+	ArticleDetailNumber string              `json:"articleDetailNumber"`
+	EAN                 string              `json:"ean"`
+	LotNumber           *string             `json:"lotNumber"`
+	Quantity            int                 `json:"quantity"`
+	Picked              int                 `json:"picked"`
+	Status              string              `json:"status"`
+	Orders              []waveTaskOrderJSON `json:"orders"`
 }
 
-type taskOrderJSON struct {
+type waveTaskOrderJSON struct {
 	OrderID       int64 `json:"orderId"`
 	OrderDetailID int64 `json:"orderDetailId"`
 	Quantity      int   `json:"quantity"`
 }
 
-type skippedJSON struct {
-	OrderID    int64           `json:"orderId"`
-	Shortfalls []shortfallJSON `json:"shortfalls"`
+type waveSkippedJSON struct {
+	OrderID    int64               `json:"orderId"`
+	Shortfalls []waveShortfallJSON `json:"shortfalls"`
 }
 
-// shortfallJSON is one reason an order was skipped; orderDetailId is null
+// waveShortfallJSON is one reason an order was skipped; orderDetailId is null
 // when it concerns the order as a whole.
-type shortfallJSON struct {
+type waveShortfallJSON struct {
 	OrderDetailID *int64 `json:"orderDetailId"`
 	Message       string `json:"message"`
 }
@@ -60,25 +60,25 @@ type waveShortJSON struct {
 	Quantity      int   `json:"quantity"`
 }
 
-type progressJSON struct {
+type waveProgressJSON struct {
 	Tasks  int `json:"tasks"`
 	Picked int `json:"picked"`
 	Short  int `json:"short"`
 }
 
 type waveCreatedJSON struct {
-	ID       int64          `json:"id"`
-	Location string         `json:"location"`
-	Tasks    []waveTaskJSON `json:"tasks"`
-	Skipped  []skippedJSON  `json:"skipped"`
+	ID       int64             `json:"id"`
+	Location string            `json:"location"`
+	Tasks    []waveTaskJSON    `json:"tasks"`
+	Skipped  []waveSkippedJSON `json:"skipped"`
 }
 
 type waveShipmentJSON struct {
-	Shipped    []int64          `json:"shipped"`
-	NotShipped []notShippedJSON `json:"notShipped"`
+	Shipped    []int64              `json:"shipped"`
+	NotShipped []waveNotShippedJSON `json:"notShipped"`
 }
 
-type notShippedJSON struct {
+type waveNotShippedJSON struct {
 	OrderID int64  `json:"orderId"`
 	Reason  string `json:"reason"`
 }
@@ -89,7 +89,7 @@ type waveBody struct {
 	Limit     *int64            `json:"limit"`
 }
 
-type confirmBody struct {
+type waveConfirmBody struct {
 	BinLocationCode string `json:"binLocationCode" validate:"required"`
 	Scan            string `json:"scan"`
 	Quantity        *int64 `json:"quantity"`
@@ -104,40 +104,40 @@ func (h *Handler) waveRoutes() {
 	h.api("POST /api/pickingWaves/{id}/ship", h.shipWave)
 }
 
-func toTaskJSON(t *wave.Task) waveTaskJSON {
+func toWaveTaskJSON(t *wave.Task) waveTaskJSON {
 	it := t.Item()
 	out := waveTaskJSON{ID: t.ID(), BinLocationID: it.BinLocationID, BinLocationCode: it.BinLocationCode, ArticleDetailID: it.ArticleDetailID,
 		ArticleDetailNumber: it.ArticleNumber, EAN: it.EAN, LotNumber: nullableText(it.Lot), Quantity: t.Quantity(), Picked: t.Picked(),
-		Status: string(t.Status()), Orders: []taskOrderJSON{}}
+		Status: string(t.Status()), Orders: []waveTaskOrderJSON{}}
 	for _, a := range t.Orders() {
 		if a.Quantity > 0 {
-			out.Orders = append(out.Orders, taskOrderJSON{OrderID: a.OrderID, OrderDetailID: a.OrderDetailID, Quantity: a.Quantity})
+			out.Orders = append(out.Orders, waveTaskOrderJSON{OrderID: a.OrderID, OrderDetailID: a.OrderDetailID, Quantity: a.Quantity})
 		}
 	}
 	return out
 }
 
-func tasksJSON(w *wave.Wave) []waveTaskJSON {
+func waveTasksJSON(w *wave.Wave) []waveTaskJSON {
 	out := []waveTaskJSON{}
 	for _, t := range w.Tasks() {
-		out = append(out, toTaskJSON(t))
+		out = append(out, toWaveTaskJSON(t))
 	}
 	return out
 }
 
-func skippedOf(w *wave.Wave) []skippedJSON {
-	out := []skippedJSON{}
+func waveSkippedOf(w *wave.Wave) []waveSkippedJSON {
+	out := []waveSkippedJSON{}
 	for _, s := range w.Skipped() {
-		j := skippedJSON{OrderID: s.OrderID, Shortfalls: []shortfallJSON{}}
+		j := waveSkippedJSON{OrderID: s.OrderID, Shortfalls: []waveShortfallJSON{}}
 		for _, f := range s.Shortfalls {
-			j.Shortfalls = append(j.Shortfalls, shortfallJSON{OrderDetailID: optionalID(f.OrderDetailID), Message: f.Message})
+			j.Shortfalls = append(j.Shortfalls, waveShortfallJSON{OrderDetailID: waveOptionalID(f.OrderDetailID), Message: f.Message})
 		}
 		out = append(out, j)
 	}
 	return out
 }
 
-func optionalID(id int64) *int64 {
+func waveOptionalID(id int64) *int64 {
 	if id == 0 {
 		return nil
 	}
@@ -147,7 +147,7 @@ func optionalID(id int64) *int64 {
 func toWaveJSON(w *wave.Wave) waveJSON {
 	p := w.Progress()
 	out := waveJSON{ID: w.ID(), WarehouseID: w.WarehouseID(), CreatedAt: w.CreatedAt().UTC().Format(timeLayout), User: w.User(),
-		Tasks: tasksJSON(w), Skipped: skippedOf(w), Short: []waveShortJSON{}, Progress: progressJSON{Tasks: p.Tasks, Picked: p.Picked, Short: p.Short}}
+		Tasks: waveTasksJSON(w), Skipped: waveSkippedOf(w), Short: []waveShortJSON{}, Progress: waveProgressJSON{Tasks: p.Tasks, Picked: p.Picked, Short: p.Short}}
 	for _, s := range w.Short() {
 		out.Short = append(out.Short, waveShortJSON{OrderID: s.OrderID, OrderDetailID: s.OrderDetailID, Quantity: s.Quantity})
 	}
@@ -170,7 +170,7 @@ func (h *Handler) createWave(w http.ResponseWriter, r *http.Request) error {
 		OrderIDs: body.OrderIDs, User: apiUser(r.Context())}
 	switch {
 	case body.Limit != nil && (*body.Limit < 1 || *body.Limit > wave.MaxOrders):
-		return invalidField("limit", fmt.Sprintf("must be 1..%d", wave.MaxOrders))
+		return waveFieldError("limit", fmt.Sprintf("must be 1..%d", wave.MaxOrders))
 	case body.Limit != nil:
 		req.Limit = int(*body.Limit)
 	case body.OrderIDs == nil:
@@ -181,7 +181,7 @@ func (h *Handler) createWave(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	c := waveCreatedJSON{ID: out.ID(), Location: h.location(r, fmt.Sprintf("/api/pickingWaves/%d", out.ID())),
-		Tasks: tasksJSON(out), Skipped: skippedOf(out)}
+		Tasks: waveTasksJSON(out), Skipped: waveSkippedOf(out)}
 	w.Header().Set("Location", c.Location)
 	writeJSON(w, http.StatusCreated, dataBody[waveCreatedJSON]{Success: true, Data: c})
 	return nil
@@ -217,7 +217,7 @@ func (h *Handler) confirmWaveTask(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	var body confirmBody
+	var body waveConfirmBody
 	if err := decodeStrict(raw, &body); err != nil {
 		return err
 	}
@@ -227,7 +227,7 @@ func (h *Handler) confirmWaveTask(w http.ResponseWriter, r *http.Request) error 
 	c := wave.Confirmation{BinLocationCode: body.BinLocationCode, Scan: body.Scan, Short: body.Short}
 	if body.Quantity != nil {
 		if *body.Quantity < 0 || *body.Quantity > stock.MaxQuantity {
-			return invalidField("quantity", fmt.Sprintf("must be 0..%d", stock.MaxQuantity))
+			return waveFieldError("quantity", fmt.Sprintf("must be 0..%d", stock.MaxQuantity))
 		}
 		q := int(*body.Quantity)
 		c.Quantity = &q
@@ -236,7 +236,7 @@ func (h *Handler) confirmWaveTask(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, dataBody[waveTaskJSON]{Success: true, Data: toTaskJSON(out.Task)})
+	writeJSON(w, http.StatusOK, dataBody[waveTaskJSON]{Success: true, Data: toWaveTaskJSON(out.Task)})
 	return nil
 }
 
@@ -252,14 +252,14 @@ func (h *Handler) shipWave(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	body := waveShipmentJSON{Shipped: append([]int64{}, out.Shipped...), NotShipped: []notShippedJSON{}}
+	body := waveShipmentJSON{Shipped: append([]int64{}, out.Shipped...), NotShipped: []waveNotShippedJSON{}}
 	for _, n := range out.NotShipped {
-		body.NotShipped = append(body.NotShipped, notShippedJSON{OrderID: n.OrderID, Reason: n.Reason})
+		body.NotShipped = append(body.NotShipped, waveNotShippedJSON{OrderID: n.OrderID, Reason: n.Reason})
 	}
 	writeJSON(w, http.StatusOK, dataBody[waveShipmentJSON]{Success: true, Data: body})
 	return nil
 }
 
-func invalidField(property, message string) error {
+func waveFieldError(property, message string) error {
 	return errs.InvalidFields(errs.FieldError{Property: property, Message: message})
 }
