@@ -145,10 +145,12 @@ func (c *waveCreation) named(ctx context.Context, ids []int64) error {
 // first reserves the first limit Open orders by ascending id that can be
 // filled, reading candidates a chunk at a time: the orders of each chunk
 // are locked above the ids of the chunks before, so the orders are still
-// locked in id order.
+// locked in id order (a later chunk's products may come after products
+// already locked; a deadlock that follows is retried like any). It stops
+// after passing over wave.MaxPassedOver orders.
 func (c *waveCreation) first(ctx context.Context, limit int) error {
 	var after int64
-	for len(c.filled) < limit {
+	for len(c.filled) < limit && len(c.skipped) < wave.MaxPassedOver {
 		need := limit - len(c.filled)
 		ids, err := c.s.Waves().OpenOrderIDs(ctx, after, need+need/2+8)
 		if err != nil || len(ids) == 0 {

@@ -15,6 +15,12 @@ import (
 // Open orders it can fill.
 const MaxOrders = 200
 
+// MaxPassedOver is the most Open orders a wave that takes the first ones
+// passes over because it cannot fill them: it stops looking after that,
+// so that a warehouse out of stock costs one bounded request, not a walk
+// through every open order.
+const MaxPassedOver = 1000
+
 // Status is where a task stands.
 type Status string
 
