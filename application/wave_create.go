@@ -204,7 +204,7 @@ func (c *waveCreation) reserve(ctx context.Context, orders []*order.Order, want 
 	}
 	filled := 0
 	for i, o := range orders {
-		if filled == want {
+		if filled == want || len(c.skipped) >= wave.MaxPassedOver {
 			break
 		}
 		if w, ok := busy[o.ID()]; ok && wave.Busy(o) {
