@@ -174,6 +174,9 @@ func TestPickingWavesConcurrentlyPostgres(t *testing.T) {
 				return "confirm", nil
 			}
 			left := task.Quantity() - task.Picked()
+			if left <= 0 {
+				return "confirm", fmt.Errorf("open task %d of wave %d has %d of %d picked: %+v", task.ID(), waveID, task.Picked(), task.Quantity(), task.Orders())
+			}
 			c := wave.Confirmation{BinLocationCode: task.Item().BinLocationCode, Scan: task.Item().ArticleNumber, Quantity: &left}
 			kind := "confirm"
 			if rng.IntN(2) == 0 {

@@ -32,9 +32,6 @@ type waveTaskRow struct {
 	ArticleDetailID int64  `bun:"article_detail_id"`
 	LotNumber       string `bun:"lot_number"`
 	Status          string `bun:"status"`
-	// Read through the join with the article details.
-	ArticleNumber string `bun:"article_number,scanonly"`
-	EAN           string `bun:"ean,scanonly"`
 }
 
 type waveTaskOrderRow struct {
@@ -194,8 +191,28 @@ func (r waves) List(ctx context.Context, q ports.ListQuery) (ports.Page[*wave.Wa
 	return ports.Page[*wave.Wave]{Total: total, Items: items}, err
 }
 
-// withTasks reads the tasks, their orders and the short lists of the
-// waves of rows, three statements for any number of waves.
+// waveShareRow is a task with one of its shares, as withTasks reads them
+// in one statement.
+type waveShareRow struct {
+	WaveID          int64  `bun:"wave_id"`
+	TaskID          int64  `bun:"task_id"`
+	BinLocationID   int64  `bun:"bin_location_id"`
+	BinLocationCode string `bun:"bin_location_code"`
+	ArticleDetailID int64  `bun:"article_detail_id"`
+	LotNumber       string `bun:"lot_number"`
+	Status          string `bun:"status"`
+	ArticleNumber   string `bun:"article_number"`
+	EAN             string `bun:"ean"`
+	OrderDetailID   int64  `bun:"order_detail_id"`
+	OrderID         int64  `bun:"order_id"`
+	Quantity        int    `bun:"quantity"`
+	Picked          int    `bun:"picked"`
+}
+
+// withTasks reads the tasks with their shares and the short lists of the
+// waves of rows. The tasks and their shares come in one statement: a read
+// outside a transaction sees them as one commit left them, never a task's
+// status from before a confirmation beside its picks from after.
 func (r waves) withTasks(ctx context.Context, rows []waveRow) ([]*wave.Wave, error) {
 	out := make([]*wave.Wave, len(rows))
 	if len(rows) == 0 {
@@ -205,16 +222,15 @@ func (r waves) withTasks(ctx context.Context, rows []waveRow) ([]*wave.Wave, err
 	for i, row := range rows {
 		ids[i] = row.ID
 	}
-	var tasks []waveTaskRow
-	if err := r.s.idb.NewSelect().Model(&tasks).
-		ColumnExpr("pwt.*, a.number AS article_number, a.ean AS ean").
+	var shares []waveShareRow
+	if err := r.s.idb.NewSelect().TableExpr("picking_wave_tasks AS pwt").
+		ColumnExpr("pwt.wave_id, pwt.id AS task_id, pwt.bin_location_id, pwt.bin_location_code, pwt.article_detail_id, pwt.lot_number, pwt.status").
+		ColumnExpr("a.number AS article_number, a.ean").
+		ColumnExpr("pwo.order_detail_id, pwo.order_id, pwo.quantity, pwo.picked").
 		Join("JOIN article_details AS a ON a.id = pwt.article_detail_id").
-		Where("pwt.wave_id IN (?)", bun.List(ids)).OrderExpr("pwt.wave_id, pwt.id").Scan(ctx); err != nil {
-		return nil, err
-	}
-	var allocations []waveTaskOrderRow
-	if err := r.s.idb.NewSelect().Model(&allocations).Where("wave_id IN (?)", bun.List(ids)).
-		OrderExpr("wave_id, task_id, order_id, order_detail_id").Scan(ctx); err != nil {
+		Join("JOIN picking_wave_task_orders AS pwo ON pwo.wave_id = pwt.wave_id AND pwo.task_id = pwt.id").
+		Where("pwt.wave_id IN (?)", bun.List(ids)).
+		OrderExpr("pwt.wave_id, pwt.id, pwo.order_id, pwo.order_detail_id").Scan(ctx, &shares); err != nil {
 		return nil, err
 	}
 	var shorts []waveShortRow
@@ -222,17 +238,17 @@ func (r waves) withTasks(ctx context.Context, rows []waveRow) ([]*wave.Wave, err
 		OrderExpr("wave_id, order_id, order_detail_id").Scan(ctx); err != nil {
 		return nil, err
 	}
-	type taskKey struct{ wave, task int64 }
-	byTask := map[taskKey][]wave.Allocation{}
-	for _, a := range allocations {
-		k := taskKey{a.WaveID, a.TaskID}
-		byTask[k] = append(byTask[k], wave.Allocation{OrderID: a.OrderID, OrderDetailID: a.OrderDetailID, Quantity: a.Quantity, Picked: a.Picked})
-	}
 	byWave := map[int64][]wave.TaskRecord{}
-	for _, t := range tasks {
-		byWave[t.WaveID] = append(byWave[t.WaveID], wave.TaskRecord{ID: t.ID, Status: t.Status, Orders: byTask[taskKey{t.WaveID, t.ID}],
-			Item: wave.Item{BinLocationID: t.BinLocationID, BinLocationCode: t.BinLocationCode, ArticleDetailID: t.ArticleDetailID,
-				ArticleNumber: t.ArticleNumber, EAN: t.EAN, Lot: t.LotNumber}})
+	for _, sh := range shares {
+		tasks := byWave[sh.WaveID]
+		if n := len(tasks); n == 0 || tasks[n-1].ID != sh.TaskID {
+			tasks = append(tasks, wave.TaskRecord{ID: sh.TaskID, Status: sh.Status,
+				Item: wave.Item{BinLocationID: sh.BinLocationID, BinLocationCode: sh.BinLocationCode, ArticleDetailID: sh.ArticleDetailID,
+					ArticleNumber: sh.ArticleNumber, EAN: sh.EAN, Lot: sh.LotNumber}})
+		}
+		t := &tasks[len(tasks)-1]
+		t.Orders = append(t.Orders, wave.Allocation{OrderID: sh.OrderID, OrderDetailID: sh.OrderDetailID, Quantity: sh.Quantity, Picked: sh.Picked})
+		byWave[sh.WaveID] = tasks
 	}
 	shortOf := map[int64][]wave.Short{}
 	for _, s := range shorts {

@@ -33,22 +33,26 @@ func (o *Order) ReleaseHeld(ws *stock.WorkingSet, detailID, bin int64, lot strin
 }
 
 // ReserveElsewhere reserves for a position up to n more pieces in a
-// warehouse, on any bin but except, and returns the holds it made (fewer
-// pieces, or none, when the other bins hold less). A position never holds
-// more than it still has to ship.
-func (o *Order) ReserveElsewhere(ws *stock.WorkingSet, detailID int64, warehouse stock.Location, except int64, n int) ([]stock.Hold, error) {
+// warehouse, on any bin but except, never more than it still has to ship
+// beyond what it holds, and returns the holds it made and how many of
+// those it needed no bin had (none for a position shipped or cancelled
+// since).
+func (o *Order) ReserveElsewhere(ws *stock.WorkingSet, detailID int64, warehouse stock.Location, except int64, n int) (holds []stock.Hold, missing int, err error) {
 	d, ok := o.Detail(detailID)
 	if !ok {
-		return nil, errs.E(errs.Internal, "order %d has no position %d", o.id, detailID)
+		return nil, 0, errs.E(errs.Internal, "order %d has no position %d", o.id, detailID)
 	}
 	n = min(n, o.Outstanding(d)-d.Reserved())
 	if n <= 0 {
-		return nil, nil
+		return nil, 0, nil
 	}
-	holds, err := ws.ReserveUpTo(d.articleDetailID, warehouse, except, n)
+	holds, err = ws.ReserveUpTo(d.articleDetailID, warehouse, except, n)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	d.hold(holds)
-	return holds, nil
+	for _, h := range holds {
+		n -= h.Quantity
+	}
+	return holds, n, nil
 }

@@ -10,7 +10,8 @@ import (
 // are released from their positions, then reserved for the same
 // positions on the other bins of the wave's warehouse by the stock-out
 // strategy, each new reservation a task of the wave; what no bin holds is
-// recorded on the wave as short. Orders are the holders of the releases,
+// recorded on the wave as short (a position shipped or cancelled since
+// needs nothing). Orders are the holders of the releases,
 // by id. A failing Run leaves the wave and the orders half changed: the
 // caller's transaction fails with it.
 type ShortPick struct {
@@ -45,22 +46,20 @@ func (p ShortPick) Run(ws *stock.WorkingSet, _ stock.Reference) error {
 		if err != nil {
 			return err
 		}
-		holds, err := p.Orders[r.OrderID].ReserveElsewhere(ws, r.OrderDetailID, at, r.BinLocationID, r.Quantity)
+		holds, missing, err := p.Orders[r.OrderID].ReserveElsewhere(ws, r.OrderDetailID, at, r.BinLocationID, r.Quantity)
 		if err != nil {
 			return err
 		}
-		got := 0
 		picks := make([]Pick, 0, len(holds))
 		for _, h := range holds {
 			item := r.Item
 			item.BinLocationID, item.BinLocationCode, item.Lot = h.BinLocationID, ws.BinCode(h.BinLocationID), h.Lot
 			picks = append(picks, Pick{Item: item, OrderID: r.OrderID, OrderDetailID: r.OrderDetailID, Quantity: h.Quantity})
-			got += h.Quantity
 		}
 		if err := p.Wave.AddReserved(picks); err != nil {
 			return err
 		}
-		p.Wave.AddShort(r.OrderID, r.OrderDetailID, r.Quantity-got)
+		p.Wave.AddShort(r.OrderID, r.OrderDetailID, missing)
 	}
 	return nil
 }

@@ -241,15 +241,18 @@ func mustConfirm(t *testing.T, w *wave.Wave, id int64, c wave.Confirmation) {
 	}
 }
 
-// The short pick on a working set: warehouse 1 with bins 2 "A-2" (the
-// short one), 4 "B-1" and 6 "C-1"; article 7.
-func TestAShortPickReservesTheShortfallOnOtherBinsAndListsWhatIsLeft(t *testing.T) {
+// shortPickWorld is warehouse 1 with bins 2 "A-2" (the default bin, 7
+// pieces of article 7), 4 "B-1" and 6 "C-1" (1 each); orders 3 (3 pieces)
+// and 5 (4 pieces) reserved on A-2 and made a wave of one task. load
+// makes a working set as storage loads it, A-2 reserving as given.
+func shortPickWorld(t *testing.T) (w *wave.Wave, o3, o5 *order.Order, wh stock.LocationSpec, load func(int, ...stock.Operation) *stock.WorkingSet) {
+	t.Helper()
 	bins := []stock.Bin{{ID: 1, WarehouseID: 1, Code: "erp_null_bin_location", IsNull: true},
 		{ID: 2, WarehouseID: 1, Code: "A-2"}, {ID: 4, WarehouseID: 1, Code: "B-1"}, {ID: 6, WarehouseID: 1, Code: "C-1"}}
-	wh := stock.LocationSpec{Warehouse: &stock.WarehouseSpec{ID: 1}}
-	o3 := must2(order.New(order.NewOrder{ID: 3, Number: "O3", Details: []order.NewDetail{{ID: 31, ArticleDetailID: 7, Quantity: 3}}}))
-	o5 := must2(order.New(order.NewOrder{ID: 5, Number: "O5", Details: []order.NewDetail{{ID: 51, ArticleDetailID: 7, Quantity: 4}}}))
-	load := func(reservedOnA2 int, ops ...stock.Operation) *stock.WorkingSet {
+	wh = stock.LocationSpec{Warehouse: &stock.WarehouseSpec{ID: 1}}
+	o3 = must2(order.New(order.NewOrder{ID: 3, Number: "O3", Details: []order.NewDetail{{ID: 31, ArticleDetailID: 7, Quantity: 3}}}))
+	o5 = must2(order.New(order.NewOrder{ID: 5, Number: "O5", Details: []order.NewDetail{{ID: 51, ArticleDetailID: 7, Quantity: 4}}}))
+	load = func(reservedOnA2 int, ops ...stock.Operation) *stock.WorkingSet {
 		ws := stock.NewWorkingSet(stock.ScopeOf(ops...), today, []stock.KnownWarehouse{{ID: 1, Code: "WH1", NullBinLocationID: 1}}, bins, []int64{7})
 		var ms []*stock.Mapping
 		for i, s := range []struct{ bin, stock, reserved int }{{2, 7, reservedOnA2}, {4, 1, 0}, {6, 1, 0}} {
@@ -273,10 +276,16 @@ func TestAShortPickReservesTheShortfallOnOtherBinsAndListsWhatIsLeft(t *testing.
 	for _, o := range []*order.Order{o3, o5} {
 		picks = append(picks, wave.PicksOf(o, 1, ws.BinCode, func(int64) (string, string) { return "SKU-7", "" })...)
 	}
-	w := stored(t, must(wave.New(1, today, "", picks, nil)))
+	w = stored(t, must(wave.New(1, today, "", picks, nil)))
 	if got := codes(w); !slices.Equal(got, []string{"A-2 SKU-7"}) {
 		t.Fatalf("tasks %v", got)
 	}
+	return w, o3, o5, wh, load
+}
+
+// The short pick on a working set (shortPickWorld).
+func TestAShortPickReservesTheShortfallOnOtherBinsAndListsWhatIsLeft(t *testing.T) {
+	w, o3, o5, wh, load := shortPickWorld(t)
 	task := w.Tasks()[0]
 	// 2 of 7 found: order 3 gets both, 1 of its 3 and all 4 of order 5 go.
 	releases, err := w.Confirm(task.ID(), wave.Confirmation{BinLocationCode: "A-2", Scan: "SKU-7", Quantity: ptr(2), Short: true}, today)
@@ -284,7 +293,7 @@ func TestAShortPickReservesTheShortfallOnOtherBinsAndListsWhatIsLeft(t *testing.
 		t.Fatal(err)
 	}
 	op := wave.ShortPick{Wave: w, Warehouse: wh, Releases: releases, Orders: map[int64]*order.Order{3: o3, 5: o5}}
-	ws = load(7, op)
+	ws := load(7, op)
 	if err := ws.Apply(op, stock.Reference{}); err != nil {
 		t.Fatal(err)
 	}
@@ -314,6 +323,35 @@ func TestAShortPickReservesTheShortfallOnOtherBinsAndListsWhatIsLeft(t *testing.
 	}
 	if holds(o3) != 3 || holds(o5) != 1 {
 		t.Fatalf("order 3 holds %d, order 5 %d", holds(o3), holds(o5))
+	}
+}
+
+// A position cancelled between the scan and the short pick needs nothing
+// more: nothing of it is reserved elsewhere or listed as short.
+func TestAShortPickNeedsNothingForAPositionCancelledSince(t *testing.T) {
+	w, o3, o5, wh, load := shortPickWorld(t)
+	releases, err := w.Confirm(w.Tasks()[0].ID(), wave.Confirmation{BinLocationCode: "A-2", Short: true}, today)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancelled := "Cancelled"
+	cancel := order.Change{Order: o5, Changes: order.Changes{Status: &cancelled}}
+	op := wave.ShortPick{Wave: w, Warehouse: wh, Releases: releases, Orders: map[int64]*order.Order{3: o3, 5: o5}}
+	ws := load(7, cancel, op)
+	for _, step := range []stock.Operation{cancel, op} {
+		if err := ws.Apply(step, stock.Reference{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Order 3's 3 pieces: B-1 and C-1 hold one each; 1 is short.
+	if got := w.Short(); !slices.Equal(got, []wave.Short{{OrderID: 3, OrderDetailID: 31, Quantity: 1}}) {
+		t.Fatalf("short %+v", got)
+	}
+	for _, m := range ws.Mappings() {
+		want := map[int64]int{2: 0, 4: 1, 6: 1}[m.BinLocationID()]
+		if m.ReservedStock() != want {
+			t.Errorf("bin %d reserves %d, want %d", m.BinLocationID(), m.ReservedStock(), want)
+		}
 	}
 }
 
