@@ -40,6 +40,7 @@ type Store interface {
 	Lots() LotRepository
 	Scans() ScanFinder
 	Counts() CountRepository
+	Waves() WaveRepository
 	// Saved is what this transaction's repositories wrote so far (see
 	// Saved); empty outside a write transaction.
 	Saved() *Saved

@@ -15,6 +15,7 @@ import (
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/domain/user"
 	"github.com/shopstock/inventory/domain/warehouse"
+	"github.com/shopstock/inventory/domain/wave"
 	"github.com/shopstock/inventory/ports"
 	"github.com/shopstock/inventory/test/apitest"
 	"github.com/shopstock/inventory/test/testdb"
@@ -290,6 +291,26 @@ var useCaseOfRoute = map[string]routeUseCase{
 	},
 	"POST /api/counts/{id}/apply": func(ctx context.Context, app *application.App, n int) error {
 		_, err := app.ApplyCount(ctx, batchMeta("counts/apply", n), noID, func(application.CountApplied) ([]byte, error) { return []byte("{}"), nil })
+		return err
+	},
+	"POST /api/pickingWaves": func(ctx context.Context, app *application.App, _ int) error {
+		_, err := app.CreateWave(ctx, application.NewWave{OrderIDs: []int64{noID}})
+		return err
+	},
+	"GET /api/pickingWaves": func(ctx context.Context, app *application.App, _ int) error {
+		_, err := app.Waves(ctx, someList)
+		return err
+	},
+	"GET /api/pickingWaves/{id}": func(ctx context.Context, app *application.App, _ int) error {
+		_, err := app.Wave(ctx, noID)
+		return err
+	},
+	"POST /api/pickingWaves/{id}/tasks/{taskId}/confirm": func(ctx context.Context, app *application.App, _ int) error {
+		_, err := app.ConfirmWaveTask(ctx, noID, 1, wave.Confirmation{})
+		return err
+	},
+	"POST /api/pickingWaves/{id}/ship": func(ctx context.Context, app *application.App, _ int) error {
+		_, err := app.ShipWave(ctx, noID, "roles")
 		return err
 	},
 }

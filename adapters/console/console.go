@@ -118,6 +118,7 @@ func New(app *application.App, log *zap.Logger, cfg Config) (*Handler, error) {
 	h.csvRoutes()
 	h.lowStockRoutes()
 	h.webhookRoutes()
+	h.waveRoutes()
 	return h, nil
 }
 

@@ -109,6 +109,8 @@ func textProblem(raw []byte, path string) (property, message string, found bool)
 		text := r.text
 		if err != nil {
 			message = code.NotUTF8Message
+		} else if !isName && isScan(stringPath(dec, path, nil)) && code.CheckScan(string(text), len(text)) == nil {
+			continue
 		} else if err := code.CheckMultiline(string(text), len(text)); err != nil {
 			message = err.Error()
 		} else if err := code.CheckText(string(text), len(text)); err != nil && (isName || !isMultiline(stringPath(dec, path, nil))) {

@@ -158,6 +158,7 @@ func (h *Handler) routes() {
 	h.purchaseOrderRoutes()
 	h.lotRoutes()
 	h.countRoutes()
+	h.waveRoutes()
 }
 
 // api registers an authenticated route whose handler reports failures as
