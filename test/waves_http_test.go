@@ -229,6 +229,17 @@ func TestPickingWaveHTTP(t *testing.T) {
 		if p := fmt.Sprint(w["progress"]); p != "map[picked:1 short:1 tasks:4]" {
 			t.Errorf("progress %s", p)
 		}
+		// The short bin is up for a count: one open count of A-10 alone,
+		// neither blind nor locking.
+		counts := ohOK(t, f.env.Do(t, "GET", "/api/counts?filter[0][property]=count.status&filter[0][value]=Open", nil))["data"].([]any)
+		if len(counts) != 1 {
+			t.Fatalf("open counts after the short pick: %v", counts)
+		}
+		c := counts[0].(map[string]any)
+		bins := c["bins"].([]any)
+		if c["blind"] != false || c["lockBins"] != false || len(bins) != 1 || ohInt(t, bins[0].(map[string]any)["binLocationId"]) != f.bins["A-10"] {
+			t.Errorf("the short bin's count: %v", c)
+		}
 		for bin, want := range map[string]int64{"A-2": 2, "A-10": 1, "C-1": 1} {
 			if _, reserved := f.mapping(t, f.sku1, f.bins[bin]); reserved != want {
 				t.Errorf("%s reserves %d, want %d", bin, reserved, want)
