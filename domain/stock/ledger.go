@@ -13,6 +13,12 @@ const (
 	EntryShipment   EntryType = "shipment"
 	EntryReturn     EntryType = "return"
 	EntryReceipt    EntryType = "receipt"
+	// The transfers' entries: pieces leaving the source for the road,
+	// arriving at the destination, and going back to the source when a
+	// transfer is cancelled.
+	EntryTransferOut    EntryType = "transferOut"
+	EntryTransferIn     EntryType = "transferIn"
+	EntryTransferReturn EntryType = "transferReturn"
 )
 
 // Reference ties a ledger entry to the request that caused it.
@@ -24,7 +30,9 @@ type Reference struct {
 	OrderDetailID int64
 	// PurchaseOrderID is the purchase order a receipt booked pieces of.
 	PurchaseOrderID int64
-	User            string
+	// TransferID is the transfer whose pieces left or arrived.
+	TransferID int64
+	User       string
 }
 
 // LedgerEntry records one change of one mapping. For every mapping the sum of
