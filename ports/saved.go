@@ -6,6 +6,7 @@ import (
 	"github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/domain/purchase"
 	"github.com/shopstock/inventory/domain/stock"
+	"github.com/shopstock/inventory/domain/transfer"
 	"github.com/shopstock/inventory/domain/warehouse"
 )
 
@@ -34,6 +35,15 @@ type Saved struct {
 	DeletedArticles []int64
 	// Warehouses are the warehouses saved, each once.
 	Warehouses []*warehouse.Warehouse
+	// Transfers are the transfers added or saved, each once.
+	Transfers []*transfer.Transfer
+}
+
+// Transfer notes a transfer added or saved.
+func (s *Saved) Transfer(t *transfer.Transfer) {
+	if !slices.Contains(s.Transfers, t) {
+		s.Transfers = append(s.Transfers, t)
+	}
 }
 
 // WorkingSet notes a working set about to be written: what it changed is

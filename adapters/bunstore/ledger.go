@@ -26,6 +26,7 @@ type ledgerRow struct {
 	OrderDetailID   *int64    `bun:"order_detail_id"`
 	PurchaseOrderID *int64    `bun:"purchase_order_id"`
 	LotNumber       *string   `bun:"lot_number"`
+	TransferID      *int64    `bun:"transfer_id"`
 	User            string    `bun:"user_name"`
 	CreatedAt       time.Time `bun:"created_at"`
 }
@@ -38,6 +39,7 @@ var ledgerColumns = columns{
 	"stockLedgerEntry.orderId": "l.order_id", "stockLedgerEntry.orderDetailId": "l.order_detail_id",
 	"stockLedgerEntry.user": "l.user_name", "stockLedgerEntry.createdAt": "l.created_at",
 	"stockLedgerEntry.purchaseOrderId": "l.purchase_order_id", "stockLedgerEntry.lotNumber": "l.lot_number",
+	"stockLedgerEntry.transferId": "l.transfer_id",
 }
 
 type ledger struct{ s *store }
@@ -57,6 +59,17 @@ func optional[T comparable](v T) *T {
 func anyLot(entries []stock.LedgerEntry) bool {
 	for i := range entries {
 		if entries[i].LotNumber != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// anyTransfer tells whether an entry names a transfer: a batch of other
+// entries writes no transfer column at all (NULL by default).
+func anyTransfer(entries []stock.LedgerEntry) bool {
+	for i := range entries {
+		if entries[i].Ref.TransferID != 0 {
 			return true
 		}
 	}
@@ -116,6 +129,9 @@ func (r ledger) List(ctx context.Context, q ports.ListQuery) (ports.Page[ports.L
 		}
 		if row.LotNumber != nil {
 			e.LotNumber = *row.LotNumber
+		}
+		if row.TransferID != nil {
+			e.Ref.TransferID = *row.TransferID
 		}
 		out.Items[i] = ports.LedgerRecord{ID: row.ID, LedgerEntry: e}
 	}

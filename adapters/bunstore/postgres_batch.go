@@ -372,6 +372,9 @@ func (pg postgresDialect) appendLedger(ctx context.Context, s *store, entries []
 	if anyLot(entries) {
 		pgColumn(&c, entries, "lot_number", "text", func(e *stock.LedgerEntry) *string { return optional(e.LotNumber) })
 	}
+	if anyTransfer(entries) {
+		pgColumn(&c, entries, "transfer_id", "bigint", func(e *stock.LedgerEntry) *int64 { return optional(e.Ref.TransferID) })
+	}
 	return s.exec(ctx, c.insert("stock_ledger_entries"), c.args...)
 }
 
@@ -574,7 +577,7 @@ func (pg postgresDialect) lockedSnapshots(ctx context.Context, s *store, ids, wa
 		for r.Next() {
 			var row lockedSnapshotRow
 			if err := r.Scan(&row.ArticleDetailID, &row.Figures, &row.Below, &row.Outstanding, &row.Number, &row.Name,
-				&row.ReorderPoint, &row.EAN, &row.LotTracked, &row.Incoming); err != nil {
+				&row.ReorderPoint, &row.EAN, &row.LotTracked, &row.Incoming, &row.InTransit); err != nil {
 				return err
 			}
 			rows = append(rows, row)
