@@ -286,7 +286,8 @@ func (h *Handler) shipTransfer(w http.ResponseWriter, r *http.Request) error {
 			lines[i] = transfer.ShipmentLine{LineID: l.LineID, Quantity: l.Quantity, From: l.At}
 		}
 	}
-	return h.movement(w, r, meta, raw, "shipments", func(render application.RenderCreated) (application.BatchOutcome, error) {
+	keyed(&meta, r, raw)
+	return h.movement(w, r, func(render application.RenderCreated) (application.BatchOutcome, error) {
 		return h.app.ShipTransfer(r.Context(), meta, id, lines, render)
 	})
 }
@@ -317,19 +318,24 @@ func (h *Handler) receiveTransfer(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	return h.movement(w, r, meta, raw, "receipts", func(render application.RenderCreated) (application.BatchOutcome, error) {
+	keyed(&meta, r, raw)
+	return h.movement(w, r, func(render application.RenderCreated) (application.BatchOutcome, error) {
 		return h.app.ReceiveTransfer(r.Context(), meta, id, lines, render)
 	})
 }
 
-// movement runs a shipment or receipt and answers 201 with where it can be
-// read, the stored answer when the key replays one.
-func (h *Handler) movement(w http.ResponseWriter, r *http.Request, meta application.BatchMeta, raw []byte, kind string,
-	run func(application.RenderCreated) (application.BatchOutcome, error)) error {
+// keyed names the endpoint and body of a request with an idempotency key,
+// which a replay must match.
+func keyed(meta *application.BatchMeta, r *http.Request, raw []byte) {
 	if meta.Key != "" {
 		meta.Endpoint = "POST " + r.URL.Path + "?" + r.URL.RawQuery
 		meta.Fingerprint = fingerprint(raw)
 	}
+}
+
+// movement runs a shipment or receipt and answers 201 with where it can be
+// read, the stored answer when the key replays one.
+func (h *Handler) movement(w http.ResponseWriter, r *http.Request, run func(application.RenderCreated) (application.BatchOutcome, error)) error {
 	out, err := run(func(movementID int64) ([]byte, error) {
 		c := created{ID: movementID, Location: h.location(r, fmt.Sprintf("%s/%d", r.URL.Path, movementID))}
 		return json.Marshal(dataBody[created]{Success: true, Data: c})
