@@ -406,13 +406,13 @@ func TestTransfersHTTP(t *testing.T) {
 			}
 			for query, want := range map[string]int64{
 				"": 4,
-				"filter[0][property]=transfer.status&filter[0][value]=Cancelled":                                    3,
-				"filter[0][property]=transfer.status&filter[0][value]=Completed":                                    1,
-				"filter[0][property]=transfer.number&filter[0][value]=T-L%25":                                       1,
-				fmt.Sprintf("filter[0][property]=transfer.sourceWarehouseId&filter[0][value]=%d", f.main):           4,
-				fmt.Sprintf("filter[0][property]=transfer.destinationWarehouseId&filter[0][value]=%d", f.main):      0,
-				fmt.Sprintf("filter[0][property]=transfer.destinationWarehouseId&filter[0][value]=%d", f.second):    4,
-				"sort[0][property]=transfer.number&sort[0][direction]=DESC&limit=1":                                 4,
+				"filter[0][property]=transfer.status&filter[0][value]=Cancelled":                                 3,
+				"filter[0][property]=transfer.status&filter[0][value]=Completed":                                 1,
+				"filter[0][property]=transfer.number&filter[0][value]=T-L%25":                                    1,
+				fmt.Sprintf("filter[0][property]=transfer.sourceWarehouseId&filter[0][value]=%d", f.main):        4,
+				fmt.Sprintf("filter[0][property]=transfer.destinationWarehouseId&filter[0][value]=%d", f.main):   0,
+				fmt.Sprintf("filter[0][property]=transfer.destinationWarehouseId&filter[0][value]=%d", f.second): 4,
+				"sort[0][property]=transfer.number&sort[0][direction]=DESC&limit=1":                              4,
 			} {
 				if got := count(query); got != want {
 					t.Errorf("%q: total %d, want %d", query, got, want)
