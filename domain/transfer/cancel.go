@@ -94,6 +94,10 @@ func (c *Cancelling) Run(ws *stock.WorkingSet, ref stock.Reference) error {
 	if c.returns() {
 		var p lineProblems
 		for i, l := range t.lines {
+			if l.InTransit() == 0 {
+				// Not declared: nothing of it goes back.
+				continue
+			}
 			loc, err := ws.Locate(l.articleDetailID, c.source())
 			for _, r := range l.lots {
 				if err != nil || r.InTransit() == 0 {

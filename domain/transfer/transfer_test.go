@@ -468,7 +468,9 @@ func TestCancellingWithPiecesInTransitSaysWhatBecomesOfThem(t *testing.T) {
 func TestCancellingReturnsThePiecesInTransitToTheSourceInTheirLots(t *testing.T) {
 	tr := stored(t, "Partially received",
 		transfer.LineRecord{ID: 1, ArticleDetailID: 7, Quantity: 4, Lots: []transfer.LotRecord{{Shipped: 3, Received: 1}}},
-		transfer.LineRecord{ID: 2, ArticleDetailID: 9, Quantity: 9, Lots: []transfer.LotRecord{{Number: "SOON", Shipped: 3}, {Number: "LATER", Shipped: 2, Received: 2}, {Number: "OLD", Shipped: 1}}})
+		transfer.LineRecord{ID: 2, ArticleDetailID: 9, Quantity: 9, Lots: []transfer.LotRecord{{Number: "SOON", Shipped: 3}, {Number: "LATER", Shipped: 2, Received: 2}, {Number: "OLD", Shipped: 1}}},
+		// Nothing of this line is on the road: its product is not even loaded.
+		transfer.LineRecord{ID: 3, ArticleDetailID: 11, Quantity: 9, Lots: []transfer.LotRecord{{Shipped: 2, Received: 2}}})
 	op := &transfer.Cancelling{Transfer: tr, Change: transfer.Change{Status: ptr("Cancelled"), InTransit: "return"}}
 	ws := workingSet(t, op, append(stock7, stock9...)...)
 	if err := ws.Apply(op, stock.Reference{}); err != nil {
