@@ -72,6 +72,9 @@ type transferData struct {
 	End   string
 	Lines []transferLineRow
 	Form  *form
+	// AskLot tells whether the receive form asks for the lot: only while a
+	// line has pieces of several lots on the road, or the form names one.
+	AskLot bool
 }
 
 // transferFields are the properties of a one-line shipment or receipt and
@@ -293,6 +296,10 @@ func (h *Handler) transferPage(w http.ResponseWriter, r *http.Request, u *applic
 	d := transferData{transferRow: rowOf(t, codes), End: endOf(r), Form: f}
 	if d.Lines, err = h.transferLines(r, t); err != nil {
 		return err
+	}
+	d.AskLot = f.Val("lot") != "" || f.Err("lot") != ""
+	for _, l := range d.Lines {
+		d.AskLot = d.AskLot || strings.Contains(l.Lots, ", ")
 	}
 	title := "Transfer " + t.Number()
 	switch d.End {
