@@ -422,6 +422,22 @@ func TestTransfersHTTP(t *testing.T) {
 			ohError(t, f.env.Do(t, "GET", "/api/transfers?filter[0][property]=transfer.sourceWarehouseId&filter[0][value]=0", nil), http.StatusBadRequest)
 		})
 
+		t.Run("lot tracking stays while pieces are on the road", func(t *testing.T) {
+			art := f.created(t, f.env.Do(t, "POST", "/api/articleDetails", map[string]any{"number": "SKU-ROAD"}), false)
+			f.put(t, art, ohWarehouse(f.main), 2)
+			rid, tr := f.create(t, map[string]any{"number": "T-ROAD", "source": map[string]any{"id": f.main}, "destination": map[string]any{"id": f.second},
+				"lines": []any{map[string]any{"articleDetailId": art, "quantity": 2}}})
+			f.created(t, f.post(t, rid, "shipments", "", nil), false)
+			if f.stock(t, art, f.main) != 0 || f.inTransit(t, art) != 2 {
+				t.Fatalf("stock %d, in transit %d", f.stock(t, art, f.main), f.inTransit(t, art))
+			}
+			ohError(t, f.env.Do(t, "PUT", fmt.Sprintf("/api/articleDetails/%d", art), map[string]any{"lotTracked": true}), http.StatusBadRequest, "lotTracked")
+			f.created(t, f.post(t, rid, "receipts", "", lines(line(poLineID(t, tr, 0), 2))), false)
+			if f.stock(t, art, f.second) != 2 || f.inTransit(t, art) != 0 {
+				t.Fatalf("stock %d, in transit %d", f.stock(t, art, f.second), f.inTransit(t, art))
+			}
+		})
+
 		t.Run("a product on a transfer stays", func(t *testing.T) {
 			art := f.created(t, f.env.Do(t, "POST", "/api/articleDetails", map[string]any{"number": "SKU-T"}), false)
 			f.create(t, map[string]any{"number": "T-NAMES", "source": map[string]any{"id": f.main}, "destination": map[string]any{"id": f.second},

@@ -61,15 +61,21 @@ type received struct {
 // the lot; a lot it has not on the road is refused. Every broken rule is
 // reported at once, each naming its line's id. It returns each line's lot.
 func (t *Transfer) CheckReceipt(lines []ReceiptLine) error {
-	_, err := t.checkReceipt(lines)
-	return err
+	_, p, err := t.checkReceipt(lines)
+	if err != nil {
+		return err
+	}
+	return p.err()
 }
 
-func (t *Transfer) checkReceipt(lines []ReceiptLine) ([]received, error) {
+// checkReceipt is CheckReceipt's answer in parts: each line's line and lot
+// (nil where the line has a problem), the problems, and the error of a
+// transfer that receives nothing.
+func (t *Transfer) checkReceipt(lines []ReceiptLine) ([]received, *lineProblems, error) {
 	if !t.status.running() {
-		return nil, t.notRunning("receipt")
+		return nil, nil, t.notRunning("receipt")
 	}
-	var p lineProblems
+	p := &lineProblems{}
 	switch {
 	case len(lines) == 0:
 		p.fail("", "lines", "must contain at least one line")
@@ -94,7 +100,6 @@ func (t *Transfer) checkReceipt(lines []ReceiptLine) ([]received, error) {
 			p.fail(problem, prop("lot"), "line %d: %s", l.id, l.lotMessage(problem, rl.Lot))
 			continue
 		}
-		out[i] = received{line: l, lot: lot}
 		inTransit := 0
 		if r := l.lotRecord(lot, false); r != nil {
 			inTransit = r.InTransit()
@@ -106,10 +111,12 @@ func (t *Transfer) checkReceipt(lines []ReceiptLine) ([]received, error) {
 		case rl.Quantity > left:
 			p.fail(OverReceipt, prop("quantity"), "line %d has %d in transit%s: at most %d more can be received, not %d",
 				l.id, inTransit, lotLabel(lot), max(left, 0), rl.Quantity)
+		default:
+			out[i] = received{line: l, lot: lot}
 		}
 		asked[lineLot{l.id, lot}] += max(rl.Quantity, 0)
 	}
-	return out, p.err()
+	return out, p, nil
 }
 
 // lotToReceive is the lot a receipt line of l takes: the one named, which
@@ -160,15 +167,19 @@ func (l *Line) lotMessage(problem errs.Code, spec *stock.LotSpec) string {
 
 func (r *Receiving) Run(ws *stock.WorkingSet, ref stock.Reference) error {
 	t := r.Transfer
-	checked, err := t.checkReceipt(r.Lines)
+	// The lines the checks let through still try the stock, so that the
+	// answer names every line that cannot be received.
+	checked, p, err := t.checkReceipt(r.Lines)
 	if err != nil {
 		return err
 	}
 	ref.TransferID = t.id
 	rec := &Movement{TransferID: t.id, CreatedAt: r.Now, User: r.User}
-	var p lineProblems
 	for i, rl := range r.Lines {
 		l, lot := checked[i].line, checked[i].lot
+		if l == nil {
+			continue
+		}
 		prop := fmt.Sprintf("lines[%d]", i)
 		if rl.At != nil {
 			if err := rl.At.Validate(""); err != nil {

@@ -88,10 +88,22 @@ func (s *Shipping) Declare(sc *stock.Scope) {
 // counts both). Every broken rule is reported at once, each naming its
 // line's id.
 func (t *Transfer) CheckShipment(lines []ShipmentLine, all bool) error {
-	if !t.status.running() {
-		return t.notRunning("shipment")
+	p, _, err := t.checkShipment(lines, all)
+	if err != nil {
+		return err
 	}
-	var p lineProblems
+	return p.err()
+}
+
+// checkShipment is CheckShipment's answer in parts: the problems of the
+// lines, which lines have one, and the error of a transfer that ships
+// nothing.
+func (t *Transfer) checkShipment(lines []ShipmentLine, all bool) (*lineProblems, []bool, error) {
+	if !t.status.running() {
+		return nil, nil, t.notRunning("shipment")
+	}
+	p := &lineProblems{}
+	bad := make([]bool, len(lines))
 	switch {
 	case all && len(lines) == 0:
 		p.fail(NothingToShip, "lines", "transfer %s has nothing left to ship", t.number)
@@ -106,36 +118,44 @@ func (t *Transfer) CheckShipment(lines []ShipmentLine, all bool) error {
 		l, ok := t.Line(sl.LineID)
 		if !ok || sl.LineID <= 0 {
 			p.fail(UnknownLine, prop("lineId"), "transfer %s has no line %d", t.number, sl.LineID)
+			bad[i] = true
 			continue
 		}
 		left := t.LeftToShip(l) - asked[l.id]
 		switch {
 		case sl.Quantity < 1:
 			p.fail(stock.QuantityOutOfRange, prop("quantity"), "line %d: must be at least 1", l.id)
+			bad[i] = true
 		case sl.Quantity > left:
 			p.fail(OverShipment, prop("quantity"), "line %d is to move %d and shipped %d: at most %d more can be shipped, not %d",
 				l.id, l.quantity, l.Shipped(), max(left, 0), sl.Quantity)
+			bad[i] = true
 		}
 		asked[l.id] += max(sl.Quantity, 0)
 	}
-	return p.err()
+	return p, bad, nil
 }
 
 func (s *Shipping) Run(ws *stock.WorkingSet, ref stock.Reference) error {
 	t := s.Transfer
 	lines := s.lines()
-	if err := t.CheckShipment(lines, s.Lines == nil); err != nil {
+	// The lines the checks let through still try the stock, so that the
+	// answer names every line that cannot ship, short or over-asked.
+	p, bad, err := t.checkShipment(lines, s.Lines == nil)
+	if err != nil {
 		return err
 	}
 	ref.TransferID = t.id
 	rec := &Movement{TransferID: t.id, CreatedAt: s.Now, User: s.User}
-	var p lineProblems
 	type shipped struct {
 		line  *Line
 		taken []stock.Taken
 	}
 	var done []shipped
 	for i, sl := range lines {
+		if bad[i] {
+			continue
+		}
 		l, _ := t.Line(sl.LineID)
 		prop := fmt.Sprintf("lines[%d]", i)
 		if sl.From != nil {

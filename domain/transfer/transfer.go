@@ -5,7 +5,10 @@
 package transfer
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -394,9 +397,25 @@ func (p *lineProblems) add(prop string, lineID int64, err error) error {
 	return nil
 }
 
+// err is the problems as one error, in the order of the request's lines.
 func (p *lineProblems) err() error {
 	if len(p.bad) == 0 {
 		return nil
 	}
+	slices.SortStableFunc(p.bad, func(a, b errs.FieldError) int { return cmp.Compare(lineIndex(a.Property), lineIndex(b.Property)) })
 	return errs.InvalidFields(p.bad...).Breaks(p.rule)
+}
+
+// lineIndex is i of a property lines[i]…, -1 for one of the whole request.
+func lineIndex(property string) int {
+	rest, ok := strings.CutPrefix(property, "lines[")
+	if !ok {
+		return -1
+	}
+	digits, _, _ := strings.Cut(rest, "]")
+	i, err := strconv.Atoi(digits)
+	if err != nil {
+		return -1
+	}
+	return i
 }

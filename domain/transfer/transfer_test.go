@@ -522,3 +522,30 @@ func TestStoredRowsThatBreakTheBooksAreCorruptData(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestARefusedShipmentOrReceiptNamesOverAskedAndShortLinesAlike(t *testing.T) {
+	tr := stored(t, "In transit", transfer.LineRecord{ID: 1, ArticleDetailID: 7, Quantity: 20, Lots: []transfer.LotRecord{{Shipped: 2}}},
+		transfer.LineRecord{ID: 2, ArticleDetailID: 9, Quantity: 3})
+	// Line 2 asks for more than it has left; line 1 for more than the
+	// source holds (9 unreserved pieces).
+	op := &transfer.Shipping{Transfer: tr, Lines: []transfer.ShipmentLine{{LineID: 2, Quantity: 4}, {LineID: 1, Quantity: 10}}}
+	ws := workingSet(t, op, append(stock7, stock9...)...)
+	err := ws.Apply(op, stock.Reference{})
+	if got := properties(err); !reflect.DeepEqual(got, []string{"lines[0].quantity", "lines[1].quantity"}) {
+		t.Fatalf("properties %v (%v)", got, err)
+	}
+	if len(ledger(ws)) != 0 || line(t, tr, 1).Shipped() != 2 {
+		t.Fatal("something shipped")
+	}
+	// Line 1 receives into a bin of the source, and then more than is on
+	// the road.
+	rcv := &transfer.Receiving{Transfer: tr, Lines: []transfer.ReceiptLine{{LineID: 1, Quantity: 1, At: bin(11)}, {LineID: 1, Quantity: 2}}}
+	ws = workingSet(t, rcv, stock7...)
+	err = ws.Apply(rcv, stock.Reference{})
+	if got := properties(err); !reflect.DeepEqual(got, []string{"lines[0].binLocation", "lines[1].quantity"}) {
+		t.Fatalf("properties %v (%v)", got, err)
+	}
+	if len(ledger(ws)) != 0 || line(t, tr, 1).Received() != 0 {
+		t.Fatal("something was received")
+	}
+}
