@@ -98,6 +98,16 @@ func TestConsoleTransfers(t *testing.T) {
 			t.Fatalf("the transfer after the console: %v", tr)
 		}
 
+		// The product's ledger links the transfer its entries moved.
+		if _, page := c.get(fmt.Sprintf("/console/products/%d", mug)); !strings.Contains(page, fmt.Sprintf(`<a href="/console/transfers/%d">transfer #%d</a>`, id, id)) {
+			t.Errorf("the product's ledger does not link the transfer:\n%s", page)
+		}
+		// The transfer's own page shows it from neither end, with both ends linked.
+		if _, page := c.get(fmt.Sprintf("/console/transfers/%d", id)); strings.Contains(page, `<form method="post" action="/console/transfers/`) ||
+			!strings.Contains(page, fmt.Sprintf(`href="%s">Ship at MAIN</a>`, ship)) || !strings.Contains(page, fmt.Sprintf(`href="%s">Receive at STORE</a>`, receive)) {
+			t.Errorf("the transfer's page:\n%s", page)
+		}
+
 		key := api.newUser(t, "rita", "reader")
 		r := newConsoleClient(t, base)
 		r.signIn("rita", key)
