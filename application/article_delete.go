@@ -5,6 +5,7 @@ import (
 
 	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/purchase"
+	"github.com/shopstock/inventory/domain/transfer"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -35,6 +36,12 @@ func (a *App) DeleteArticleDetail(ctx context.Context, id int64) error {
 		if named, err := s.PurchaseOrders().NamesArticle(ctx, id); err != nil || named {
 			if err == nil {
 				err = purchase.ErrNamesArticle(id)
+			}
+			return err
+		}
+		if named, err := s.Transfers().NamesArticle(ctx, id); err != nil || named {
+			if err == nil {
+				err = transfer.ErrNamesArticle(id)
 			}
 			return err
 		}

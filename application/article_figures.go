@@ -27,13 +27,18 @@ func articleFigures(ctx context.Context, s ports.Store, articles []*catalog.Arti
 	if err != nil {
 		return nil, err
 	}
-	return figuresOf(articles, stocks, outstanding, incoming), nil
+	inTransit, err := s.Transfers().InTransitOf(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	return figuresOf(articles, stocks, outstanding, incoming, inTransit), nil
 }
 
 // figuresOf has the domain compute the figures of the products from their
 // stock per warehouse and what orders still have to ship of them; incoming
-// is what purchase orders still bring, kept as it is.
-func figuresOf(articles []*catalog.ArticleDetail, stocks map[int64][]stock.WarehouseStock, outstanding, incoming map[int64]int) []ArticleStock {
+// is what purchase orders still bring and inTransit what is on the road
+// between warehouses, each kept as it is.
+func figuresOf(articles []*catalog.ArticleDetail, stocks map[int64][]stock.WarehouseStock, outstanding, incoming, inTransit map[int64]int) []ArticleStock {
 	out := make([]ArticleStock, len(articles))
 	for i, a := range articles {
 		warehouses := stocks[a.ID()]
@@ -42,6 +47,7 @@ func figuresOf(articles []*catalog.ArticleDetail, stocks map[int64][]stock.Wareh
 		}
 		f := stock.FiguresOf(warehouses, outstanding[a.ID()])
 		f.IncomingStock = incoming[a.ID()]
+		f.InTransitStock = inTransit[a.ID()]
 		out[i] = ArticleStock{Article: a, Figures: f}
 	}
 	return out

@@ -78,5 +78,11 @@ func setLotTracked(ctx context.Context, s ports.Store, art *catalog.ArticleDetai
 		return err
 	}
 	f := stock.FiguresOf(stocks[art.ID()], 0)
-	return art.SetLotTracked(tracked, f.PhysicalStock, f.ReservedStock)
+	// Pieces on the road between warehouses are stock too: they arrive in
+	// the lot they left with, or in none.
+	inTransit, err := s.Transfers().InTransitOf(ctx, []int64{art.ID()})
+	if err != nil {
+		return err
+	}
+	return art.SetLotTracked(tracked, f.PhysicalStock+inTransit[art.ID()], f.ReservedStock)
 }

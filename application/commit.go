@@ -12,6 +12,7 @@ import (
 	"github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/domain/purchase"
 	"github.com/shopstock/inventory/domain/stock"
+	"github.com/shopstock/inventory/domain/transfer"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -88,6 +89,8 @@ type changes struct {
 	demand map[int64]int
 	// incoming is what the purchase orders' incomingStock changed by.
 	incoming map[int64]int
+	// inTransit is what the transfers' inTransitStock changed by.
+	inTransit map[int64]int
 	// forSaleChanged tells whether a warehouse's stockAvailableForSale
 	// changed.
 	forSaleChanged bool
@@ -96,7 +99,7 @@ type changes struct {
 
 // gather asks every saved aggregate what it changed.
 func gather(ctx context.Context, s ports.Store, saved *ports.Saved) (changes, error) {
-	c := changes{touched: map[int64]bool{}, demand: map[int64]int{}, incoming: map[int64]int{}}
+	c := changes{touched: map[int64]bool{}, demand: map[int64]int{}, incoming: map[int64]int{}, inTransit: map[int64]int{}}
 	touch := func(ids ...int64) {
 		for _, id := range ids {
 			c.touched[id] = true
@@ -143,6 +146,19 @@ func gather(ctx context.Context, s ports.Store, saved *ports.Saved) (changes, er
 		if status != nil {
 			c.events = append(c.events, newEvent(event.PurchaseOrderStatusChanged, purchaseOrderStatusChangedData{
 				PurchaseOrderID: status.PurchaseOrderID, Number: status.Number, Status: string(status.Status), PreviousStatus: string(status.Previous),
+			}))
+		}
+	}
+	transfers := slices.SortedFunc(slices.Values(saved.Transfers), func(a, b *transfer.Transfer) int { return cmp.Compare(a.ID(), b.ID()) })
+	for _, t := range transfers {
+		inTransit, status := t.Changes()
+		for id, n := range inTransit {
+			c.inTransit[id] += n
+			touch(id)
+		}
+		if status != nil {
+			c.events = append(c.events, newEvent(event.TransferStatusChanged, transferStatusChangedData{
+				TransferID: status.TransferID, Number: status.Number, Status: string(status.Status), PreviousStatus: string(status.Previous),
 			}))
 		}
 	}
@@ -225,6 +241,10 @@ func (u *committingUoW) stockEvents(ctx context.Context, s ports.Store, stockCha
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	inTransit, err := keepInTransit(ctx, s, locked.InTransit, c.inTransit)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	totals := stock.ApplyTotals(totalsOf(locked.Stock), totalsChanged)
 	stocks := withTotals(locked.Stock, totals, locked.Warehouses)
 	outstanding := maps.Clone(locked.Outstanding)
@@ -235,7 +255,7 @@ func (u *committingUoW) stockEvents(ctx context.Context, s ports.Store, stockCha
 	}
 	var events []ports.NewEvent
 	var changed []ports.StockSnapshot
-	for _, f := range figuresOf(locked.Articles, stocks, outstanding, incoming) {
+	for _, f := range figuresOf(locked.Articles, stocks, outstanding, incoming, inTransit) {
 		id := f.Article.ID()
 		stored := locked.Snapshots[id]
 		before := event.Snapshot{Figures: stored.Figures, Below: stored.Below}
@@ -273,7 +293,7 @@ func lockSnapshots(ctx context.Context, s ports.Store, ids, warehouseIDs []int64
 		return s.Events().LockSnapshots(ctx, ids, warehouseIDs)
 	}
 	out := ports.LockedSnapshots{Snapshots: map[int64]ports.StockSnapshot{}, Stock: map[int64][]stock.WarehouseStock{},
-		Outstanding: map[int64]int{}, Warehouses: map[int64]stock.WarehouseStock{}, Incoming: map[int64]int{}}
+		Outstanding: map[int64]int{}, Warehouses: map[int64]stock.WarehouseStock{}, Incoming: map[int64]int{}, InTransit: map[int64]int{}}
 	take := func(l *ports.LockedSnapshots, id int64) {
 		out.Snapshots[id] = l.Snapshots[id]
 		if ws, ok := l.Stock[id]; ok {
@@ -284,6 +304,9 @@ func lockSnapshots(ctx context.Context, s ports.Store, ids, warehouseIDs []int64
 		}
 		if n, ok := l.Incoming[id]; ok {
 			out.Incoming[id] = n
+		}
+		if n, ok := l.InTransit[id]; ok {
+			out.InTransit[id] = n
 		}
 	}
 	articles := map[int64]*catalog.ArticleDetail{}
@@ -335,6 +358,24 @@ func keepIncoming(ctx context.Context, s ports.Store, kept, changes map[int64]in
 	}
 	changed := purchase.ApplyIncoming(kept, changes)
 	if err := s.PurchaseOrders().KeepIncoming(ctx, changed); err != nil {
+		return nil, err
+	}
+	maps.Copy(kept, changed)
+	return kept, nil
+}
+
+// keepInTransit is the products' inTransitStock after this transaction,
+// kept as keepIncoming keeps incomingStock.
+func keepInTransit(ctx context.Context, s ports.Store, kept, changes map[int64]int) (map[int64]int, error) {
+	kept = maps.Clone(kept)
+	if kept == nil {
+		kept = map[int64]int{}
+	}
+	if len(changes) == 0 {
+		return kept, nil
+	}
+	changed := transfer.ApplyInTransit(kept, changes)
+	if err := s.Transfers().KeepInTransit(ctx, changed); err != nil {
 		return nil, err
 	}
 	maps.Copy(kept, changed)

@@ -40,6 +40,7 @@ type ArticleDetailData struct {
 	AvailableStock       int                  `json:"availableStock"`
 	ExpiredStock         int                  `json:"expiredStock"`
 	IncomingStock        int                  `json:"incomingStock"`
+	InTransitStock       int                  `json:"inTransitStock"`
 	WarehouseStocks      []WarehouseStockData `json:"warehouseStocks"`
 }
 
@@ -58,7 +59,7 @@ func ArticleDetailDataOf(v ArticleStock) ArticleDetailData {
 		EAN: v.Article.EAN().String(), LotTracked: v.Article.LotTracked(),
 		PhysicalStock: v.PhysicalStock, PhysicalStockForSale: v.PhysicalStockForSale, ReservedStock: v.ReservedStock,
 		AvailableStock: v.AvailableStock, WarehouseStocks: make([]WarehouseStockData, len(v.Warehouses)),
-		ExpiredStock: v.ExpiredStock, IncomingStock: v.IncomingStock,
+		ExpiredStock: v.ExpiredStock, IncomingStock: v.IncomingStock, InTransitStock: v.InTransitStock,
 	}
 	for i, ws := range v.Warehouses {
 		out.WarehouseStocks[i] = WarehouseStockData{WarehouseID: ws.WarehouseID, WarehouseCode: ws.WarehouseCode, Stock: ws.Stock, ReservedStock: ws.ReservedStock}
@@ -96,4 +97,11 @@ type purchaseOrderStatusChangedData struct {
 	Number          string `json:"number"`
 	Status          string `json:"status"`
 	PreviousStatus  string `json:"previousStatus"`
+}
+
+type transferStatusChangedData struct {
+	TransferID     int64  `json:"transferId"`
+	Number         string `json:"number"`
+	Status         string `json:"status"`
+	PreviousStatus string `json:"previousStatus"`
 }

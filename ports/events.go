@@ -49,6 +49,9 @@ type LockedSnapshots struct {
 	// Incoming is the kept incomingStock of Articles (those with none
 	// left out).
 	Incoming map[int64]int
+	// InTransit is the kept inTransitStock of Articles (those with none
+	// left out).
+	InTransit map[int64]int
 }
 
 // EventRepository records events and keeps the change feed.

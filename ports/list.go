@@ -96,6 +96,7 @@ var (
 		"stockLedgerEntry.orderId": IntField, "stockLedgerEntry.orderDetailId": IntField,
 		"stockLedgerEntry.user": TextField, "stockLedgerEntry.createdAt": TimeField,
 		"stockLedgerEntry.purchaseOrderId": IntField, "stockLedgerEntry.lotNumber": TextField,
+		"stockLedgerEntry.transferId": IntField,
 	}
 	LotFields = ListFields{
 		"lot.id": IntField, "lot.articleDetailId": IntField, "lot.number": TextField,

@@ -9,6 +9,7 @@ import (
 	"github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/domain/purchase"
 	"github.com/shopstock/inventory/domain/stock"
+	"github.com/shopstock/inventory/domain/transfer"
 	"github.com/shopstock/inventory/domain/warehouse"
 )
 
@@ -43,6 +44,15 @@ type Saved struct {
 	// reads only what is missing here. They stay true until the commit,
 	// because only the commit step writes them, under that lock.
 	Figures *LockedSnapshots
+	// Transfers are the transfers added or saved, each once.
+	Transfers []*transfer.Transfer
+}
+
+// Transfer notes a transfer added or saved.
+func (s *Saved) Transfer(t *transfer.Transfer) {
+	if !slices.Contains(s.Transfers, t) {
+		s.Transfers = append(s.Transfers, t)
+	}
 }
 
 // WorkingSet notes a working set about to be written: what it changed is
@@ -86,7 +96,7 @@ func (s *Saved) Warehouse(w *warehouse.Warehouse) {
 func (s *Saved) LockedFigures(l LockedSnapshots) {
 	if s.Figures == nil {
 		s.Figures = &LockedSnapshots{Snapshots: map[int64]StockSnapshot{}, Stock: map[int64][]stock.WarehouseStock{},
-			Outstanding: map[int64]int{}, Warehouses: map[int64]stock.WarehouseStock{}, Incoming: map[int64]int{}}
+			Outstanding: map[int64]int{}, Warehouses: map[int64]stock.WarehouseStock{}, Incoming: map[int64]int{}, InTransit: map[int64]int{}}
 	}
 	f := s.Figures
 	for _, a := range l.Articles {
@@ -97,9 +107,11 @@ func (s *Saved) LockedFigures(l LockedSnapshots) {
 		delete(f.Stock, id)
 		delete(f.Outstanding, id)
 		delete(f.Incoming, id)
+		delete(f.InTransit, id)
 	}
 	maps.Copy(f.Stock, l.Stock)
 	maps.Copy(f.Outstanding, l.Outstanding)
 	maps.Copy(f.Incoming, l.Incoming)
+	maps.Copy(f.InTransit, l.InTransit)
 	maps.Copy(f.Warehouses, l.Warehouses)
 }

@@ -30,6 +30,7 @@ type Store interface {
 	Orders() OrderRepository
 	Returns() ReturnRepository
 	PurchaseOrders() PurchaseOrderRepository
+	Transfers() TransferRepository
 	Outbox() OutboxRepository
 	APIUsers() APIUserRepository
 	DigestNonces() DigestNonceStore

@@ -386,6 +386,15 @@ func TestConsolePagesFitAPhone(t *testing.T) {
 	milkOrder := api.id(t, "POST", "/api/orders", map[string]any{"number": "10002",
 		"details": []any{map[string]any{"articleDetailId": milk, "quantity": 2}, map[string]any{"articleDetailId": f.product, "quantity": 1}}})
 	api.do(t, "POST", fmt.Sprintf("/api/orders/%d/pickingList", milkOrder), nil, http.StatusOK)
+	// A transfer to a second warehouse with pieces on the road, so that
+	// both of its ends show their forms.
+	api.id(t, "POST", "/api/warehouses", map[string]any{"code": "STORE-NORTH", "name": "Store north"})
+	transfer := api.id(t, "POST", "/api/transfers", map[string]any{"number": "TR-2027-NORTH-0001", "source": map[string]any{"code": "MAIN"},
+		"destination": map[string]any{"code": "STORE-NORTH"}, "lines": []any{map[string]any{"articleDetailId": f.product, "quantity": 3},
+			map[string]any{"articleDetailId": milk, "quantity": 2, "lot": map[string]any{"number": "L-2027-05-OATS-0001"}}}})
+	api.do(t, "POST", fmt.Sprintf("/api/transfers/%d/shipments", transfer), map[string]any{"lines": []any{
+		map[string]any{"lineId": api.do(t, "GET", fmt.Sprintf("/api/transfers/%d", transfer), nil, http.StatusOK)["data"].(map[string]any)["lines"].([]any)[0].(map[string]any)["id"], "quantity": 1}}},
+		http.StatusCreated)
 
 	api.id(t, "POST", "/api/webhooks", map[string]any{"url": "https://shop.example/hooks/a-rather-long-path/for/stock/changes",
 		"events": []any{"stock.changed"}, "description": "shop stock sync"})
@@ -489,6 +498,9 @@ func TestConsolePagesFitAPhone(t *testing.T) {
 		{fmt.Sprintf("/console/products/%d?lot=L-2027-06-OATS-0002&bestBefore=2027-06-30", milk), "lot-product"},
 		{fmt.Sprintf("/console/orders/%d/picking", milkOrder), "lot-picking"},
 		{fmt.Sprintf("/console/bins/%v", api.do(t, "GET", "/api/binLocations?filter[0][property]=binLocation.code&filter[0][value]=A-03", nil, http.StatusOK)["data"].([]any)[0].(map[string]any)["id"]), "lot-bin"},
+		{"/console/transfers", "transfers"},
+		{fmt.Sprintf("/console/transfers/%d/ship", transfer), "transfer-ship"},
+		{fmt.Sprintf("/console/transfers/%d/receive", transfer), "transfer-receive"},
 	}
 	for _, p := range pages {
 		visit(p.path, p.name)

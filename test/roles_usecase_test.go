@@ -13,6 +13,7 @@ import (
 	"github.com/shopstock/inventory/domain/order"
 	"github.com/shopstock/inventory/domain/purchase"
 	"github.com/shopstock/inventory/domain/stock"
+	"github.com/shopstock/inventory/domain/transfer"
 	"github.com/shopstock/inventory/domain/user"
 	"github.com/shopstock/inventory/domain/warehouse"
 	"github.com/shopstock/inventory/domain/wave"
@@ -208,6 +209,39 @@ var useCaseOfRoute = map[string]routeUseCase{
 	},
 	"GET /api/purchaseOrders/{id}/receipts/{receiptId}": func(ctx context.Context, app *application.App, _ int) error {
 		_, err := app.PurchaseReceipt(ctx, noID, noID)
+		return err
+	},
+	"GET /api/transfers": func(ctx context.Context, app *application.App, _ int) error {
+		_, err := app.Transfers(ctx, someList)
+		return err
+	},
+	"POST /api/transfers": func(ctx context.Context, app *application.App, _ int) error {
+		_, err := app.CreateTransfer(ctx, application.TransferRequest{Source: stock.WarehouseSpec{ID: noID}, Destination: stock.WarehouseSpec{ID: noID}})
+		return err
+	},
+	"GET /api/transfers/{id}": func(ctx context.Context, app *application.App, _ int) error {
+		_, err := app.Transfer(ctx, noID)
+		return err
+	},
+	"PUT /api/transfers/{id}": func(ctx context.Context, app *application.App, _ int) error {
+		return app.ChangeTransfer(ctx, noID, transfer.Change{})
+	},
+	"POST /api/transfers/{id}/shipments": func(ctx context.Context, app *application.App, n int) error {
+		_, err := app.ShipTransfer(ctx, batchMeta("transfers/shipments", n), noID, nil,
+			func(int64) ([]byte, error) { return []byte("{}"), nil })
+		return err
+	},
+	"GET /api/transfers/{id}/shipments/{shipmentId}": func(ctx context.Context, app *application.App, _ int) error {
+		_, err := app.TransferMovement(ctx, ports.TransferShipment, noID, noID)
+		return err
+	},
+	"POST /api/transfers/{id}/receipts": func(ctx context.Context, app *application.App, n int) error {
+		_, err := app.ReceiveTransfer(ctx, batchMeta("transfers/receipts", n), noID, nil,
+			func(int64) ([]byte, error) { return []byte("{}"), nil })
+		return err
+	},
+	"GET /api/transfers/{id}/receipts/{receiptId}": func(ctx context.Context, app *application.App, _ int) error {
+		_, err := app.TransferMovement(ctx, ports.TransferReceipt, noID, noID)
 		return err
 	},
 	"GET /api/stock.csv": func(ctx context.Context, app *application.App, _ int) error {

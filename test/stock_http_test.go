@@ -618,7 +618,7 @@ func TestStockHTTPLedger(t *testing.T) {
 			t.Fatalf("by key: %s", summary(byKey))
 		}
 		fields := []string{"articleDetailId", "binLocationId", "countId", "createdAt", "id", "idempotencyKey", "lotNumber", "operationId", "orderDetailId",
-			"orderId", "purchaseOrderId", "quantity", "stockAfter", "type", "user", "warehouseId"}
+			"orderId", "purchaseOrderId", "quantity", "stockAfter", "transferId", "type", "user", "warehouseId"}
 		got := slices.Sorted(func(yield func(string) bool) {
 			for k := range byKey[0] {
 				if !yield(k) {
@@ -632,7 +632,7 @@ func TestStockHTTPLedger(t *testing.T) {
 		want := map[string]string{
 			"articleDetailId": "1", "warehouseId": fmt.Sprint(wh), "binLocationId": fmt.Sprint(a), "type": `"incoming"`,
 			"quantity": "5", "stockAfter": "5", "idempotencyKey": `"ledger-1"`, "operationId": `{"n":1}`,
-			"orderId": "null", "orderDetailId": "null", "purchaseOrderId": "null", "user": `"admin"`, "lotNumber": "null",
+			"orderId": "null", "orderDetailId": "null", "purchaseOrderId": "null", "user": `"admin"`, "lotNumber": "null", "transferId": "null",
 		}
 		for k, v := range want {
 			if string(byKey[0][k]) != v {

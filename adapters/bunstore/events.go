@@ -74,14 +74,16 @@ type lockedSnapshotRow struct {
 	EAN             string `bun:"ean"`
 	LotTracked      bool   `bun:"lot_tracked"`
 	Incoming        int    `bun:"incoming"`
+	InTransit       int    `bun:"in_transit"`
 }
 
 // lockedSnapshotsSQL reads the snapshots with their products, in id order;
 // PostgreSQL locks them with it (lockSnapshotsPostgres).
 const lockedSnapshotsSQL = `SELECT ss.article_detail_id, ss.figures, ss.below, ss.outstanding, a.number, a.name, a.reorder_point, a.ean,
-  a.lot_tracked, COALESCE(i.quantity, 0)
+  a.lot_tracked, COALESCE(i.quantity, 0), COALESCE(tr.quantity, 0)
 FROM stock_snapshots AS ss JOIN article_details AS a ON a.id = ss.article_detail_id
 LEFT JOIN incoming_stock AS i ON i.article_detail_id = ss.article_detail_id
+LEFT JOIN in_transit_stock AS tr ON tr.article_detail_id = ss.article_detail_id
 WHERE ss.article_detail_id ` + inIDsMarker + ` ORDER BY ss.article_detail_id`
 
 // lockedSnapshots reads the snapshots, locked, and then what the figures
@@ -121,11 +123,15 @@ func lockedOf(rows []lockedSnapshotRow, stock stockOf) ports.LockedSnapshots {
 		Snapshots: make(map[int64]ports.StockSnapshot, len(rows)), Articles: make([]*catalog.ArticleDetail, len(rows)),
 		Stock: make(map[int64][]domainstock.WarehouseStock, len(rows)), Outstanding: make(map[int64]int, len(rows)),
 		Warehouses: stock.warehouses, Incoming: map[int64]int{},
+		InTransit: map[int64]int{},
 	}
 	for i, row := range rows {
 		id := row.ArticleDetailID
 		if row.Incoming != 0 {
 			out.Incoming[id] = row.Incoming
+		}
+		if row.InTransit != 0 {
+			out.InTransit[id] = row.InTransit
 		}
 		if ws, ok := stock.stocks[id]; ok {
 			out.Stock[id] = ws

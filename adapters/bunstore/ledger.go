@@ -27,6 +27,7 @@ type ledgerRow struct {
 	PurchaseOrderID *int64    `bun:"purchase_order_id"`
 	LotNumber       *string   `bun:"lot_number"`
 	CountID         *int64    `bun:"count_id"`
+	TransferID      *int64    `bun:"transfer_id"`
 	User            string    `bun:"user_name"`
 	CreatedAt       time.Time `bun:"created_at"`
 }
@@ -39,6 +40,7 @@ var ledgerColumns = columns{
 	"stockLedgerEntry.orderId": "l.order_id", "stockLedgerEntry.orderDetailId": "l.order_detail_id",
 	"stockLedgerEntry.user": "l.user_name", "stockLedgerEntry.createdAt": "l.created_at",
 	"stockLedgerEntry.purchaseOrderId": "l.purchase_order_id", "stockLedgerEntry.lotNumber": "l.lot_number",
+	"stockLedgerEntry.transferId": "l.transfer_id",
 }
 
 type ledger struct{ s *store }
@@ -58,6 +60,17 @@ func optional[T comparable](v T) *T {
 func anyLot(entries []stock.LedgerEntry) bool {
 	for i := range entries {
 		if entries[i].LotNumber != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// anyTransfer tells whether an entry names a transfer: a batch of other
+// entries writes no transfer column at all (NULL by default).
+func anyTransfer(entries []stock.LedgerEntry) bool {
+	for i := range entries {
+		if entries[i].Ref.TransferID != 0 {
 			return true
 		}
 	}
@@ -120,6 +133,9 @@ func (r ledger) List(ctx context.Context, q ports.ListQuery) (ports.Page[ports.L
 		}
 		if row.CountID != nil {
 			e.Ref.CountID = *row.CountID
+		}
+		if row.TransferID != nil {
+			e.Ref.TransferID = *row.TransferID
 		}
 		out.Items[i] = ports.LedgerRecord{ID: row.ID, LedgerEntry: e}
 	}

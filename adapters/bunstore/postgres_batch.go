@@ -387,6 +387,9 @@ func (pg postgresDialect) appendLedger(ctx context.Context, s *store, entries []
 	if anyCount(entries) {
 		pgColumn(&c, entries, "count_id", "bigint", func(e *stock.LedgerEntry) *int64 { return optional(e.Ref.CountID) })
 	}
+	if anyTransfer(entries) {
+		pgColumn(&c, entries, "transfer_id", "bigint", func(e *stock.LedgerEntry) *int64 { return optional(e.Ref.TransferID) })
+	}
 	return s.exec(ctx, c.insert("stock_ledger_entries"), c.args...)
 }
 
@@ -606,7 +609,7 @@ func queueLockedSnapshots(b *pgx.Batch, ids, warehouseIDs []int64) *snapshotsRea
 		for r.Next() {
 			var row lockedSnapshotRow
 			if err := r.Scan(&row.ArticleDetailID, &row.Figures, &row.Below, &row.Outstanding, &row.Number, &row.Name,
-				&row.ReorderPoint, &row.EAN, &row.LotTracked, &row.Incoming); err != nil {
+				&row.ReorderPoint, &row.EAN, &row.LotTracked, &row.Incoming, &row.InTransit); err != nil {
 				return err
 			}
 			out.rows = append(out.rows, row)

@@ -220,7 +220,7 @@ func (d *sqliteDialect) appendLedger(ctx context.Context, s *store, entries []st
 			IdempotencyKey: optional(e.Ref.IdempotencyKey), OperationID: optional(e.Ref.OperationID),
 			OrderID: optional(e.Ref.OrderID), OrderDetailID: optional(e.Ref.OrderDetailID),
 			User: e.Ref.User, CreatedAt: e.CreatedAt.UTC(), PurchaseOrderID: optional(e.Ref.PurchaseOrderID),
-			LotNumber: optional(e.LotNumber), CountID: optional(e.Ref.CountID),
+			LotNumber: optional(e.LotNumber), CountID: optional(e.Ref.CountID), TransferID: optional(e.Ref.TransferID),
 		}
 	}
 	c := newSQLiteColumns(len(rows))
@@ -242,6 +242,9 @@ func (d *sqliteDialect) appendLedger(ctx context.Context, s *store, entries []st
 	}
 	if anyCount(entries) {
 		sqliteColumn(c, rows, "count_id", func(l *ledgerRow) any { return derefOrNil(l.CountID) })
+	}
+	if anyTransfer(entries) {
+		sqliteColumn(c, rows, "transfer_id", func(l *ledgerRow) any { return derefOrNil(l.TransferID) })
 	}
 	return c.chunks(sqliteRowsChunk, func(chunk sqliteChunk) error {
 		return d.execPrepared(ctx, s, chunk.insert("stock_ledger_entries"), chunk.args...)
@@ -338,11 +341,12 @@ func (d *sqliteDialect) lockedSnapshots(ctx context.Context, s *store, ids, ware
 	out := make([]lockedSnapshotRow, 0, len(ids))
 	for rows.Next() {
 		var row lockedSnapshotRow
-		var reorderPoint, outstanding, incoming int64
-		if err := rows.Scan(&row.ArticleDetailID, &row.Figures, &row.Below, &outstanding, &row.Number, &row.Name, &reorderPoint, &row.EAN, &row.LotTracked, &incoming); err != nil {
+		var reorderPoint, outstanding, incoming, inTransit int64
+		if err := rows.Scan(&row.ArticleDetailID, &row.Figures, &row.Below, &outstanding, &row.Number, &row.Name, &reorderPoint, &row.EAN, &row.LotTracked, &incoming, &inTransit); err != nil {
 			return nil, stockOf, err
 		}
 		row.ReorderPoint, row.Outstanding, row.Incoming = int(reorderPoint), int(outstanding), int(incoming)
+		row.InTransit = int(inTransit)
 		out = append(out, row)
 	}
 	if err := rows.Err(); err != nil {

@@ -115,6 +115,7 @@ func New(app *application.App, log *zap.Logger, cfg Config) (*Handler, error) {
 	h.orderRoutes()
 	h.pickingRoutes()
 	h.receivingRoutes()
+	h.transferRoutes()
 	h.csvRoutes()
 	h.lowStockRoutes()
 	h.webhookRoutes()

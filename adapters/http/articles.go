@@ -32,6 +32,7 @@ type articleDetailJSON struct {
 	AvailableStock       int                  `json:"availableStock"`
 	ExpiredStock         int                  `json:"expiredStock"`
 	IncomingStock        int                  `json:"incomingStock"`
+	InTransitStock       int                  `json:"inTransitStock"`
 	WarehouseStocks      []warehouseStockJSON `json:"warehouseStocks"`
 }
 
@@ -52,7 +53,7 @@ type articleUpdateBody struct {
 	LotTracked   *bool   `json:"lotTracked"`
 }
 
-var articleReadOnly = []string{"id", "physicalStock", "physicalStockForSale", "reservedStock", "availableStock", "expiredStock", "incomingStock", "warehouseStocks"}
+var articleReadOnly = []string{"id", "physicalStock", "physicalStockForSale", "reservedStock", "availableStock", "expiredStock", "incomingStock", "inTransitStock", "warehouseStocks"}
 
 func (h *Handler) articleRoutes() {
 	h.api("GET /api/articleDetails", h.listArticles)
@@ -78,7 +79,7 @@ func toArticleDetailJSON(v application.ArticleStock) articleDetailJSON {
 		articleJSON:   toArticleJSON(v.Article),
 		PhysicalStock: v.PhysicalStock, PhysicalStockForSale: v.PhysicalStockForSale, ReservedStock: v.ReservedStock,
 		AvailableStock: v.AvailableStock, WarehouseStocks: make([]warehouseStockJSON, len(v.Warehouses)),
-		ExpiredStock: v.ExpiredStock, IncomingStock: v.IncomingStock,
+		ExpiredStock: v.ExpiredStock, IncomingStock: v.IncomingStock, InTransitStock: v.InTransitStock,
 	}
 	for i, ws := range v.Warehouses {
 		out.WarehouseStocks[i] = warehouseStockJSON{WarehouseID: ws.WarehouseID, WarehouseCode: ws.WarehouseCode, Stock: ws.Stock, ReservedStock: ws.ReservedStock}
@@ -184,6 +185,7 @@ type ledgerEntryJSON struct {
 	PurchaseOrderID *int64    `json:"purchaseOrderId"`
 	CountID         *int64    `json:"countId"`
 	LotNumber       *string   `json:"lotNumber"`
+	TransferID      *int64    `json:"transferId"`
 	User            string    `json:"user"`
 	CreatedAt       string    `json:"createdAt"`
 }
@@ -217,6 +219,6 @@ func toLedgerEntryJSON(e ports.LedgerRecord) ledgerEntryJSON {
 		IdempotencyKey: nonZero(e.Ref.IdempotencyKey), OperationID: rawOrNull(e.Ref.OperationID),
 		OrderID: nonZero(e.Ref.OrderID), OrderDetailID: nonZero(e.Ref.OrderDetailID),
 		User: e.Ref.User, CreatedAt: e.CreatedAt.UTC().Format(timeLayout), PurchaseOrderID: nonZero(e.Ref.PurchaseOrderID), CountID: nonZero(e.Ref.CountID),
-		LotNumber: nonZero(e.LotNumber),
+		LotNumber: nonZero(e.LotNumber), TransferID: nonZero(e.Ref.TransferID),
 	}
 }

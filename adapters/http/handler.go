@@ -156,6 +156,7 @@ func (h *Handler) routes() {
 	h.pickingRoutes()
 	h.returnRoutes()
 	h.purchaseOrderRoutes()
+	h.transferRoutes()
 	h.lotRoutes()
 	h.countRoutes()
 	h.waveRoutes()

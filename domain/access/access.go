@@ -38,6 +38,11 @@ const (
 	ManagePurchaseOrders Action = "manage purchase orders"
 	// ReceiveGoods is booking receipts of purchase orders into stock.
 	ReceiveGoods Action = "receive goods"
+	// ReadTransfers is reading transfers between warehouses.
+	ReadTransfers Action = "read transfers"
+	// ManageTransfers is creating, shipping, receiving and cancelling
+	// transfers between warehouses.
+	ManageTransfers Action = "manage transfers"
 	// ManageWebhooks is everything about webhooks, reading them included:
 	// they name where events go and hold the secrets that sign them.
 	ManageWebhooks Action = "manage webhooks"
@@ -65,6 +70,8 @@ var leastRole = map[Action]user.Role{
 	ReadPurchaseOrders:   user.Reader,
 	ManagePurchaseOrders: user.Operator,
 	ReceiveGoods:         user.Operator,
+	ReadTransfers:        user.Reader,
+	ManageTransfers:      user.Operator,
 	ManageWebhooks:       user.Admin,
 	ManageUsers:          user.Admin,
 	Maintain:             user.Admin,
@@ -74,7 +81,7 @@ var leastRole = map[Action]user.Role{
 func Actions() []Action {
 	return []Action{ReadStock, ReadOrders, ReadEvents, ManageWarehouses, ManageArticles,
 		WriteStock, ManageOrders, ShipOrders, ReadPurchaseOrders, ManagePurchaseOrders, ReceiveGoods,
-		ManageWebhooks, ManageUsers, Maintain}
+		ReadTransfers, ManageTransfers, ManageWebhooks, ManageUsers, Maintain}
 }
 
 // LeastRole is the least role that may do a, and whether a is an action of

@@ -11,12 +11,13 @@ import (
 // users and webhooks; an admin everything.
 func TestReadersReadOperatorsWriteAdminsManageUsersAndWebhooks(t *testing.T) {
 	may := map[user.Role][]Action{
-		user.Reader: {ReadStock, ReadOrders, ReadEvents, ReadPurchaseOrders},
+		user.Reader: {ReadStock, ReadOrders, ReadEvents, ReadPurchaseOrders, ReadTransfers},
 		user.Operator: {ReadStock, ReadOrders, ReadEvents, ReadPurchaseOrders,
-			ManageWarehouses, ManageArticles, WriteStock, ManageOrders, ShipOrders, ManagePurchaseOrders, ReceiveGoods},
+			ManageWarehouses, ManageArticles, WriteStock, ManageOrders, ShipOrders, ManagePurchaseOrders, ReceiveGoods,
+			ReadTransfers, ManageTransfers},
 		user.Admin: {ReadStock, ReadOrders, ReadEvents, ReadPurchaseOrders,
 			ManageWarehouses, ManageArticles, WriteStock, ManageOrders, ShipOrders, ManagePurchaseOrders, ReceiveGoods,
-			ManageWebhooks, ManageUsers, Maintain},
+			ReadTransfers, ManageTransfers, ManageWebhooks, ManageUsers, Maintain},
 	}
 	for _, role := range []user.Role{user.Reader, user.Operator, user.Admin} {
 		allowed := map[Action]bool{}

@@ -20,10 +20,12 @@ const (
 	OrderStatusChanged = "order.statusChanged"
 	// PurchaseOrderStatusChanged: a purchase order's status changed.
 	PurchaseOrderStatusChanged = "purchaseOrder.statusChanged"
+	// TransferStatusChanged: a transfer's status changed.
+	TransferStatusChanged = "transfer.statusChanged"
 )
 
 // Types lists every event type, for validation and documentation.
-var Types = []string{StockChanged, StockLow, OrderStatusChanged, PurchaseOrderStatusChanged}
+var Types = []string{StockChanged, StockLow, OrderStatusChanged, PurchaseOrderStatusChanged, TransferStatusChanged}
 
 // Known tells whether t is an event type.
 func Known(t string) bool { return slices.Contains(Types, t) }
@@ -58,6 +60,10 @@ const (
 	CausePurchaseOrdersUpdate  = "purchaseOrders/update"
 	// CauseExpiry: lots of the product expired at midnight UTC.
 	CauseExpiry = "expiry"
+	// The transfers' causes: they move stock and change inTransitStock.
+	CauseTransfersShip    = "transfers/ship"
+	CauseTransfersReceive = "transfers/receive"
+	CauseTransfersUpdate  = "transfers/update"
 )
 
 // Cause is why stock changed, as stock.changed tells it.
@@ -179,6 +185,10 @@ func spell(f stock.Figures) string {
 	// is spelt as in a snapshot recorded before lots existed.
 	if f.ExpiredStock != 0 {
 		b = strconv.AppendInt(append(b, "|ex:"...), int64(f.ExpiredStock), 10)
+	}
+	// And for what is on the road between warehouses.
+	if f.InTransitStock != 0 {
+		b = strconv.AppendInt(append(b, "|tr:"...), int64(f.InTransitStock), 10)
 	}
 	return string(b)
 }

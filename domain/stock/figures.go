@@ -31,6 +31,10 @@ type Figures struct {
 	// warehouses. Expired pieces are not for sale: PhysicalStockForSale and
 	// AvailableStock leave them out.
 	ExpiredStock int
+	// InTransitStock is what is on the road between two warehouses (the
+	// sum of transfer.Transfer.InTransit over all transfers): in no
+	// warehouse, so no part of PhysicalStock or AvailableStock.
+	InTransitStock int
 }
 
 // FiguresOf computes the figures from the stock per warehouse and what the

@@ -14,6 +14,12 @@ const (
 	EntryReturn     EntryType = "return"
 	EntryReceipt    EntryType = "receipt"
 	EntryCount      EntryType = "count"
+	// The transfers' entries: pieces leaving the source for the road,
+	// arriving at the destination, and going back to the source when a
+	// transfer is cancelled.
+	EntryTransferOut    EntryType = "transferOut"
+	EntryTransferIn     EntryType = "transferIn"
+	EntryTransferReturn EntryType = "transferReturn"
 )
 
 // Reference ties a ledger entry to the request that caused it.
@@ -28,7 +34,9 @@ type Reference struct {
 	// CountID is the count whose difference an entry books (Recount); a
 	// bin that count locks is open to that booking.
 	CountID int64
-	User    string
+	// TransferID is the transfer whose pieces left or arrived.
+	TransferID int64
+	User       string
 }
 
 // LedgerEntry records one change of one mapping. For every mapping the sum of
