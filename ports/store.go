@@ -39,6 +39,7 @@ type Store interface {
 	Sessions() SessionRepository
 	Lots() LotRepository
 	Scans() ScanFinder
+	RowCounts() RowCounts
 	// Saved is what this transaction's repositories wrote so far (see
 	// Saved); empty outside a write transaction.
 	Saved() *Saved
