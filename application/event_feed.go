@@ -61,9 +61,7 @@ func (a *App) PurgeEvents(ctx context.Context, retention time.Duration) (n int, 
 	if err := permit(ctx, access.Maintain); err != nil {
 		return n, err
 	}
-	err = a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
-		n, err = s.Events().Purge(ctx, retention)
-		return err
+	return a.purgeInChunks(ctx, func(ctx context.Context, s ports.Store) (int, error) {
+		return s.Events().Purge(ctx, retention, PurgeChunk)
 	})
-	return n, err
 }

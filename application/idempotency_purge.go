@@ -14,9 +14,8 @@ func (a *App) PurgeIdempotencyKeys(ctx context.Context, retention time.Duration)
 	if err := permit(ctx, access.Maintain); err != nil {
 		return n, err
 	}
-	err = a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
-		n, err = s.Idempotency().Purge(ctx, a.clock.Now().Add(-retention))
-		return err
+	before := a.clock.Now().Add(-retention)
+	return a.purgeInChunks(ctx, func(ctx context.Context, s ports.Store) (int, error) {
+		return s.Idempotency().Purge(ctx, before, PurgeChunk)
 	})
-	return n, err
 }

@@ -80,11 +80,9 @@ func (a *App) PurgeMails(ctx context.Context, retention time.Duration) (n int, e
 	if err := permit(ctx, access.Maintain); err != nil {
 		return n, err
 	}
-	err = a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
-		n, err = s.Outbox().PurgeFinished(ctx, retention)
-		return err
+	return a.purgeInChunks(ctx, func(ctx context.Context, s ports.Store) (int, error) {
+		return s.Outbox().PurgeFinished(ctx, retention, PurgeChunk)
 	})
-	return n, err
 }
 
 // MailQueueStats counts the mails still to send.

@@ -60,6 +60,7 @@ func Options(c Config) fx.Option {
 		fx.Invoke(runCredentialSealing, ensureAPIUser, func(*http.Server) {}),
 		fx.Invoke(runMailDispatcher, runIdempotencyPurge, runLotExpiry, runProfiler),
 		fx.Invoke(runWebhookDispatcher, runRetentionPurges, registerQueueMetrics),
+		fx.Invoke(runRowCountFold),
 	)
 }
 

@@ -61,6 +61,7 @@ type IdempotencyStore interface {
 	Claim(ctx context.Context, key, endpoint, fingerprint string, at time.Time) (*StoredBatch, error)
 	// Complete stores the response of the claimed batch.
 	Complete(ctx context.Context, key string, response []byte) error
-	// Purge forgets batches stored before the given time.
-	Purge(ctx context.Context, before time.Time) (int, error)
+	// Purge forgets at most limit batches stored before the given time,
+	// the oldest first, and tells how many it forgot.
+	Purge(ctx context.Context, before time.Time, limit int) (int, error)
 }

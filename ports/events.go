@@ -82,8 +82,9 @@ type EventRepository interface {
 	// PurgedThrough is the highest position purged (0 when none was).
 	PurgedThrough(ctx context.Context) (int64, error)
 	// Purge removes the events recorded before the given age on the
-	// database's clock and tells how many it removed.
-	Purge(ctx context.Context, olderThan time.Duration) (int, error)
+	// database's clock, from the oldest on and from at most limit of the
+	// rows that hold them, and tells how many events it removed.
+	Purge(ctx context.Context, olderThan time.Duration, limit int) (int, error)
 }
 
 // FigureReader reads what the stock figures of many products are made of,

@@ -55,6 +55,9 @@ type ListQuery struct {
 	Limit   int
 	Filters []Filter
 	Sorts   []Sort
+	// After keeps only the items whose id is greater (0: all), in the
+	// default order by id; Start then skips within those. Total ignores it.
+	After int64
 }
 
 // Page is one page of a list and the number of all matches.

@@ -43,8 +43,9 @@ type OutboxRepository interface {
 	LeaseQueue[Mail]
 	// PurgeFinished removes sent and given-up mails finished longer ago
 	// than olderThan (on the database's clock): customer addresses are not
-	// kept forever.
-	PurgeFinished(ctx context.Context, olderThan time.Duration) (int, error)
+	// kept forever. It removes at most limit, the oldest first, and tells
+	// how many.
+	PurgeFinished(ctx context.Context, olderThan time.Duration, limit int) (int, error)
 	// Stats counts the mails still to send.
 	Stats(ctx context.Context) (QueueStats, error)
 }

@@ -42,6 +42,7 @@ type Store interface {
 	Scans() ScanFinder
 	Counts() CountRepository
 	Waves() WaveRepository
+	RowCounts() RowCounts
 	// Saved is what this transaction's repositories wrote so far (see
 	// Saved); empty outside a write transaction.
 	Saved() *Saved

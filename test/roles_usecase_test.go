@@ -446,6 +446,9 @@ func TestUseCasesWithoutARouteKeepTheTable(t *testing.T) {
 				_, err := app.LotsNumbered(ctx, "none")
 				return err
 			}},
+			{"FoldRowCounts", user.Admin, func(ctx context.Context) error {
+				return app.FoldRowCounts(ctx)
+			}},
 		}
 		for _, c := range calls {
 			if err := c.call(context.Background()); errs.KindOf(err) != errs.Forbidden {

@@ -2,8 +2,6 @@ package bunstore
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -287,33 +285,48 @@ func (r events) PurgedThrough(ctx context.Context) (int64, error) {
 	return n, err
 }
 
-// Purge removes every event up to the last one recorded before the cutoff
-// (whole rows: the last position of a row recorded before it), with its
-// deliveries, and remembers the position purged through.
-func (r events) Purge(ctx context.Context, olderThan time.Duration) (int, error) {
+// Purge removes, from the oldest row on and among limit rows at most, every
+// event up to the last one recorded before the cutoff (whole rows: the last
+// position of a row recorded before it), with its deliveries, and
+// remembers the position purged through. A chunk keeps the locks and the
+// write-ahead log of one purge small; the rows are found in the primary
+// key, from its start, however many there are.
+func (r events) Purge(ctx context.Context, olderThan time.Duration, limit int) (int, error) {
 	now, err := r.s.dbNow(ctx)
 	if err != nil {
 		return 0, err
 	}
-	var through sql.NullInt64
-	err = r.s.idb.NewSelect().TableExpr("events").ColumnExpr("MAX(id + n - 1)").Where("created_at < ?", now.Add(-olderThan)).Scan(ctx, &through)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	var oldest []struct {
+		ID        int64     `bun:"id"`
+		N         int       `bun:"n"`
+		CreatedAt time.Time `bun:"created_at"`
+	}
+	if err := r.s.idb.NewSelect().TableExpr("events").Column("id", "n", "created_at").OrderExpr("id").Limit(int64(limit)).Scan(ctx, &oldest); err != nil {
 		return 0, err
 	}
-	if !through.Valid {
+	cutoff := now.Add(-olderThan)
+	var through int64
+	n := 0
+	for _, row := range oldest {
+		if row.CreatedAt.Before(cutoff) {
+			through = row.ID + int64(row.N) - 1
+		}
+	}
+	if through == 0 {
 		return 0, nil
 	}
-	var n int
-	if err := r.s.idb.NewSelect().TableExpr("events").ColumnExpr("COALESCE(SUM(n), 0)").Where("id <= ?", through.Int64).Scan(ctx, &n); err != nil {
+	for _, row := range oldest {
+		if row.ID <= through {
+			n += row.N
+		}
+	}
+	if _, err := r.s.idb.NewDelete().TableExpr("events").Where("id <= ?", through).Exec(ctx); err != nil {
 		return 0, err
 	}
-	if _, err := r.s.idb.NewDelete().TableExpr("events").Where("id <= ?", through.Int64).Exec(ctx); err != nil {
+	if _, err := r.s.idb.NewDelete().TableExpr("webhook_deliveries").Where("event_id <= ?", through).Exec(ctx); err != nil {
 		return 0, err
 	}
-	if _, err := r.s.idb.NewDelete().TableExpr("webhook_deliveries").Where("event_id <= ?", through.Int64).Exec(ctx); err != nil {
-		return 0, err
-	}
-	if _, err := r.s.idb.ExecContext(ctx, "UPDATE event_feed SET value = ? WHERE name = 'purged' AND value < ?", through.Int64, through.Int64); err != nil {
+	if _, err := r.s.idb.ExecContext(ctx, "UPDATE event_feed SET value = ? WHERE name = 'purged' AND value < ?", through, through); err != nil {
 		return 0, err
 	}
 	return n, nil

@@ -41,8 +41,12 @@ func (r idempotency) Complete(ctx context.Context, key string, response []byte) 
 	return r.s.exec(ctx, "UPDATE idempotency_keys SET response = ? WHERE key = ?", response, key)
 }
 
-func (r idempotency) Purge(ctx context.Context, before time.Time) (int, error) {
-	res, err := r.s.idb.NewDelete().Table("idempotency_keys").Where("created_at < ?", before.UTC()).Exec(ctx)
+// Purge deletes one chunk, found in the created_at index, so that its
+// locks and its share of the write-ahead log stay small.
+func (r idempotency) Purge(ctx context.Context, before time.Time, limit int) (int, error) {
+	oldest := r.s.idb.NewSelect().Table("idempotency_keys").Column("key").Where("created_at < ?", before.UTC()).
+		Order("created_at").Limit(int64(limit))
+	res, err := r.s.idb.NewDelete().Table("idempotency_keys").Where("key IN (?)", oldest).Exec(ctx)
 	if err != nil {
 		return 0, err
 	}

@@ -104,8 +104,8 @@ func equalValue[T comparable](a, b T) bool {
 
 func (r ledger) List(ctx context.Context, q ports.ListQuery) (ports.Page[ports.LedgerRecord], error) {
 	var rows []ledgerRow
-	total, err := page(ctx, r.s.idb, &rows, q, ledgerColumns, ports.StockLedgerEntryFields, "l.id",
-		func(s *bun.SelectQuery) *bun.SelectQuery { return s })
+	total, err := pageCounted(ctx, r.s.idb, &rows, q, ledgerColumns, ports.StockLedgerEntryFields, "l.id",
+		func(s *bun.SelectQuery) *bun.SelectQuery { return s }, "stock_ledger_entries")
 	out := ports.Page[ports.LedgerRecord]{Total: total, Items: make([]ports.LedgerRecord, len(rows))}
 	for i, row := range rows {
 		e := stock.LedgerEntry{

@@ -85,21 +85,40 @@ func condition(col string, typ ports.FieldType, f ports.Filter) (string, []any) 
 }
 
 // page runs a list query: the matching rows of one page and the count of all.
-// Past the first page it finds the page's ids first and only then reads
-// their rows: the skipped rows are walked in an index alone (the filter's
-// index holds the id too), instead of each being read from the table.
 func page[T any](ctx context.Context, idb bun.IDB, rows *[]T, q ports.ListQuery, cols columns, fields ports.ListFields, idColumn string, base func(*bun.SelectQuery) *bun.SelectQuery) (int, error) {
+	return pageCounted(ctx, idb, rows, q, cols, fields, idColumn, base, "")
+}
+
+// pageCounted is page over a table whose rows are counted as they come
+// and go (keptCount): a list without filters takes its total from there
+// instead of counting the table.
+//
+// After is a condition on the id, so the page after an id starts in the id
+// index (or in a filter's index, which holds the id too) wherever it lies.
+// Past the first rows of that, Start finds the page's ids first and only
+// then reads their rows: the skipped rows are walked in an index alone,
+// instead of each being read from the table.
+func pageCounted[T any](ctx context.Context, idb bun.IDB, rows *[]T, q ports.ListQuery, cols columns, fields ports.ListFields, idColumn string, base func(*bun.SelectQuery) *bun.SelectQuery, counted string) (int, error) {
 	sel, err := applyList(base(idb.NewSelect().Model(rows)), q, cols, fields)
 	if err != nil {
 		return 0, err
 	}
-	n, err := sel.Count(ctx)
-	total := int(n)
+	var total int
+	if counted != "" && len(q.Filters) == 0 {
+		total, err = keptCount(ctx, idb, counted)
+	} else {
+		var n int64
+		n, err = sel.Count(ctx)
+		total = int(n)
+	}
 	if err != nil {
 		return 0, err
 	}
 	if total == 0 || q.Start >= total {
 		return total, nil
+	}
+	if q.After > 0 {
+		sel = sel.Where(idColumn+" > ?", q.After)
 	}
 	if q.Start == 0 {
 		return total, order(sel, q, cols, idColumn).Limit(int64(q.Limit)).Scan(ctx)
@@ -107,6 +126,9 @@ func page[T any](ctx context.Context, idb bun.IDB, rows *[]T, q ports.ListQuery,
 	ids, err := applyList(base(idb.NewSelect().Model(rows).ColumnExpr(idColumn)), q, cols, fields)
 	if err != nil {
 		return 0, err
+	}
+	if q.After > 0 {
+		ids = ids.Where(idColumn+" > ?", q.After)
 	}
 	ids = order(ids, q, cols, idColumn).Offset(int64(q.Start)).Limit(int64(q.Limit))
 	outer := order(base(idb.NewSelect().Model(rows)).Where(idColumn+" IN (?)", ids), q, cols, idColumn)

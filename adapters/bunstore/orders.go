@@ -306,8 +306,8 @@ const reservationsPerInsert = 1000
 
 func (r orders) List(ctx context.Context, q ports.ListQuery) (ports.Page[*domorder.Order], error) {
 	var rows []orderRow
-	total, err := page(ctx, r.s.idb, &rows, q, orderColumns, ports.OrderFields, "o.id",
-		func(s *bun.SelectQuery) *bun.SelectQuery { return s })
+	total, err := pageCounted(ctx, r.s.idb, &rows, q, orderColumns, ports.OrderFields, "o.id",
+		func(s *bun.SelectQuery) *bun.SelectQuery { return s }, "orders")
 	if err != nil {
 		return ports.Page[*domorder.Order]{}, err
 	}

@@ -87,15 +87,20 @@ func (r outbox) Failed(ctx context.Context, id int64, attempt, statusCode int, l
 	return r.failed(ctx, id, attempt, statusCode, lastError, retryAfter)
 }
 
-// PurgeFinished removes the mails sent or given up before the retention.
-func (r outbox) PurgeFinished(ctx context.Context, olderThan time.Duration) (int, error) {
+// PurgeFinished removes the mails sent or given up before the retention,
+// one chunk of the oldest at a time, so that its locks and its share of the
+// write-ahead log stay small.
+func (r outbox) PurgeFinished(ctx context.Context, olderThan time.Duration, limit int) (int, error) {
 	now, err := r.s.dbNow(ctx)
 	if err != nil {
 		return 0, err
 	}
 	cutoff := now.Add(-olderThan)
-	res, err := r.s.idb.NewDelete().TableExpr("mail_outbox").
-		Where("sent_at < ? OR failed_at < ?", cutoff, cutoff).Exec(ctx)
+	// A mail is sent or given up, never both: the index on whichever it
+	// was (mail_outbox_finished) finds the oldest.
+	oldest := r.s.idb.NewSelect().TableExpr("mail_outbox").Column("id").
+		Where("COALESCE(sent_at, failed_at) < ?", cutoff).OrderExpr("COALESCE(sent_at, failed_at)").Limit(int64(limit))
+	res, err := r.s.idb.NewDelete().TableExpr("mail_outbox").Where("id IN (?)", oldest).Exec(ctx)
 	if err != nil {
 		return 0, err
 	}

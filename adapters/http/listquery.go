@@ -37,8 +37,9 @@ type rawCondition struct {
 	index  int
 }
 
-// parseList reads start, limit, filter and sort (Shopware's indexed-array
-// form) and checks every property against the resource's fields.
+// parseList reads start, limit, after, filter and sort (Shopware's
+// indexed-array form) and checks every property against the resource's
+// fields.
 func parseList(query url.Values, fields ports.ListFields) (ports.ListQuery, error) {
 	q := ports.ListQuery{Start: 0, Limit: defaultLimit}
 	var err error
@@ -50,7 +51,7 @@ func parseList(query url.Values, fields ports.ListFields) (ports.ListQuery, erro
 	}
 	filters, sorts := map[int]*rawCondition{}, map[int]*rawCondition{}
 	for key, vals := range query {
-		if key == "start" || key == "limit" {
+		if key == "start" || key == "limit" || key == "after" {
 			continue
 		}
 		m := listKey.FindStringSubmatch(key)
@@ -96,7 +97,7 @@ func parseList(query url.Values, fields ports.ListFields) (ports.ListQuery, erro
 		}
 		q.Sorts = append(q.Sorts, s)
 	}
-	return q, nil
+	return q, parseAfter(query, &q)
 }
 
 func ordered(m map[int]*rawCondition) []*rawCondition {

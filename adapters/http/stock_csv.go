@@ -34,8 +34,9 @@ func (h *Handler) stockCSVRoutes() {
 }
 
 // exportStock answers every mapping as CSV. The rows are read whole first,
-// so that any error is an ordinary error response and the database
-// connection is free before the client reads the first byte.
+// into a temporary file (stockcsv.Spool), so that any error is an ordinary
+// error response, the database connection is free before the client reads
+// the first byte, and the memory an export takes does not grow with it.
 func (h *Handler) exportStock(w http.ResponseWriter, r *http.Request) error {
 	query, err := parseQuery(r)
 	if err != nil {
@@ -55,17 +56,18 @@ func (h *Handler) exportStock(w http.ResponseWriter, r *http.Request) error {
 			return errs.Invalidf("warehouse must be a warehouse code, not empty")
 		}
 	}
-	body, err := stockcsv.Render(func(each func(ports.StockExportRow) error) error {
+	body, err := stockcsv.Spool(func(each func(ports.StockExportRow) error) error {
 		return h.app.ExportStock(r.Context(), code, each)
 	})
 	if err != nil {
 		return err
 	}
+	defer body.Close()
 	w.Header().Set("Content-Type", "text/csv")
 	w.Header().Set("Content-Disposition", `attachment; filename="stock.csv"`)
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.Header().Set("Content-Length", strconv.FormatInt(body.Size(), 10))
 	w.WriteHeader(http.StatusOK)
-	if err := stockcsv.Send(w, body); err != nil {
+	if err := body.Send(w); err != nil {
 		// The client stopped reading (the write deadline) or went away;
 		// the answer is cut, and its Content-Length says so.
 		h.log.Warn("stock export broke off", zap.String("request_id", requestID(r.Context())), zap.Error(err))

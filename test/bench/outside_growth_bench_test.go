@@ -352,7 +352,7 @@ func growthOps(g growthShape, phase string, n int) batchOps {
 // on the mappings in turn, stamped with the latest entry's time;
 // stock.changed events from the feed's next position on (on PostgreSQL ten
 // to a row, as one transaction's, on SQLite one a row), and the feed's
-// counter moved past them. Then it vacuums and analyses.
+// counter moved past them. Then it vacuums, analyses and checkpoints.
 func buildHistory(db *sql.DB, postgres bool, g growthShape) error {
 	conn, err := db.Conn(context.Background())
 	if err != nil {
@@ -430,8 +430,18 @@ SELECT %d + x * %d, %[2]d, repeat('stock.changed,', %[2]d - 1) || 'stock.changed
 	if err := exec(fmt.Sprintf(`UPDATE event_feed SET value = value + %d WHERE name = 'last'`, rows*perRow)); err != nil {
 		return err
 	}
+	// What the bulk insert left dirty is written out, as the checkpoints
+	// over the months of that history would have: otherwise the first
+	// batches would pay for writing gigabytes back. The service's own
+	// checkpoints keep SQLite's WAL at a thousand pages.
 	if postgres {
-		return exec(`VACUUM ANALYZE`)
+		if err := exec(`VACUUM ANALYZE`); err != nil {
+			return err
+		}
+		return exec(`CHECKPOINT`)
 	}
-	return exec(`ANALYZE`)
+	if err := exec(`ANALYZE`); err != nil {
+		return err
+	}
+	return exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
 }

@@ -3,6 +3,7 @@ package bench_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"encoding/json"
 	"fmt"
@@ -37,11 +38,19 @@ var (
 )
 
 // inventoryBinary builds ./bootstrap/cmd/inventory once per test process,
-// into one directory that every run reuses, so that runs leave no copies
-// behind.
+// into one directory per checkout that every run from it reuses, so that
+// runs leave no copies behind, and a run from another checkout of the
+// repository (another branch) never replaces the binary a run is about to
+// start.
 func inventoryBinary(b *testing.B) string {
 	buildOnce.Do(func() {
-		dir := filepath.Join(os.TempDir(), fmt.Sprintf("inventory-bench-%d", os.Getuid()))
+		root, err := filepath.Abs(filepath.Join("..", ".."))
+		if err != nil {
+			buildErr = err
+			return
+		}
+		checkout := sha256.Sum256([]byte(root))
+		dir := filepath.Join(os.TempDir(), fmt.Sprintf("inventory-bench-%d-%x", os.Getuid(), checkout[:6]))
 		if buildErr = os.MkdirAll(dir, 0o700); buildErr != nil {
 			return
 		}
