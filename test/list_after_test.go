@@ -58,8 +58,9 @@ func (f afterFixture) page(path, idKey string, query url.Values) (int64, []int64
 func afterData(f afterFixture) []struct{ path, idKey string } {
 	t := f.t
 	main := f.id("POST", "/api/warehouses", map[string]any{"code": "AMAIN", "name": "Main"})
+	var others []int64
 	for i := range 3 {
-		f.id("POST", "/api/warehouses", map[string]any{"code": fmt.Sprintf("AW%d", i), "name": "Other"})
+		others = append(others, f.id("POST", "/api/warehouses", map[string]any{"code": fmt.Sprintf("AW%d", i), "name": "Other"}))
 	}
 	var bins []int64
 	for i := range 3 {
@@ -117,7 +118,16 @@ func afterData(f afterFixture) []struct{ path, idKey string } {
 	for i := range 2 {
 		f.id("POST", "/api/webhooks", map[string]any{"url": fmt.Sprintf("https://shop.example/hooks/%d", i), "events": []string{"order.statusChanged"}})
 	}
+	for i := range 3 {
+		f.id("POST", "/api/transfers", map[string]any{"number": fmt.Sprintf("AT-%d", i), "source": map[string]any{"id": main},
+			"destination": map[string]any{"id": others[i]}, "lines": []any{map[string]any{"articleDetailId": articles[2], "quantity": 1}}})
+		f.id("POST", "/api/counts", map[string]any{"warehouse": map[string]any{"id": main}, "binLocations": []any{map[string]any{"id": bins[i]}}})
+		waveOrder := f.id("POST", "/api/orders", map[string]any{"number": fmt.Sprintf("AWV-%d", i),
+			"details": []any{map[string]any{"articleDetailId": articles[2], "quantity": 1}}})
+		f.id("POST", "/api/pickingWaves", map[string]any{"warehouse": map[string]any{"id": main}, "orderIds": []int64{waveOrder}})
+	}
 	return []struct{ path, idKey string }{
+		{"/api/transfers", "id"}, {"/api/counts", "id"}, {"/api/pickingWaves", "id"},
 		{"/api/warehouses", "id"}, {"/api/binLocations", "id"}, {"/api/articleDetails", "id"},
 		{"/api/stockLedgerEntries", "id"}, {"/api/orders", "id"}, {"/api/returns", "id"},
 		{"/api/purchaseOrders", "id"}, {poPath + "/receipts", "id"}, {"/api/users", "id"},
