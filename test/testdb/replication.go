@@ -122,7 +122,9 @@ func (c *cluster) startOn(port int, options ...string) error {
 func (r *Replicated) PauseReplay(t testing.TB) { execOn(t, r.Standby, "SELECT pg_wal_replay_pause()") }
 
 // ResumeReplay lets the standby replay again.
-func (r *Replicated) ResumeReplay(t testing.TB) { execOn(t, r.Standby, "SELECT pg_wal_replay_resume()") }
+func (r *Replicated) ResumeReplay(t testing.TB) {
+	execOn(t, r.Standby, "SELECT pg_wal_replay_resume()")
+}
 
 // StopStandby stops the standby at once, as a crash would.
 func (r *Replicated) StopStandby(t testing.TB) {
