@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -303,4 +305,44 @@ func TestFeedFromReplicaIsExactlyOnceInCommitOrder(t *testing.T) {
 	if fromReplica < uint64(pages)/2 {
 		t.Errorf("only %d of %d pages of the feed were read from the standby", fromReplica, pages)
 	}
+}
+
+// TestConsoleReadsItsOwnWritesFromAPausedReplica: the console keeps the
+// position of its session's last write, so the page after a post shows
+// it while the standby is paused; another session's pages are the
+// standby's.
+func TestConsoleReadsItsOwnWritesFromAPausedReplica(t *testing.T) {
+	pair := testdb.StartReplicated(t)
+	base := replicatedServices(t, pair, "1m", 1)[0]
+	f := newConsoleFixture(t, base)
+	f.api.do(t, "POST", fmt.Sprintf("/api/warehouses/%d/binLocations/generate", f.warehouse), nil, http.StatusOK)
+	reader := replicaClient{base, "rita", f.api.newUser(t, "rita", "reader")}
+	caughtUp(t, base, reader, f.product)
+	eventually(t, 10*time.Second, "the standby has the bins", func() bool {
+		_, _, body := reader.send(t, "GET", "/api/binLocations?filter[0][property]=binLocation.code&filter[0][value]=A-01", nil, "")
+		return body["total"] == 1.0
+	})
+	worker, other := newConsoleClient(t, base), newConsoleClient(t, base)
+	worker.signIn("admin", consoleKey)
+	other.signIn("admin", consoleKey)
+	physical := regexp.MustCompile(`<span class="label">Physical</span><span class="value">(\d+)</span>`)
+	stockOn := func(page string) string {
+		m := physical.FindStringSubmatch(page)
+		if m == nil {
+			t.Fatalf("no physical stock on the page:\n%s", page)
+		}
+		return m[1]
+	}
+
+	pair.PauseReplay(t)
+	product := fmt.Sprintf("/console/products/%d", f.product)
+	_, page := worker.get(product)
+	resp, page := worker.submit(page, product+"/in", url.Values{"warehouse": {fmt.Sprint(f.warehouse)}, "bin": {"A-01"}, "quantity": {"4"}})
+	if resp.StatusCode != http.StatusOK || stockOn(page) != "4" {
+		t.Errorf("the page after booking 4 pieces in: %d, physical %s, want 4", resp.StatusCode, stockOn(page))
+	}
+	if _, page := other.get(product); stockOn(page) != "0" {
+		t.Errorf("another session's page shows physical %s, want the paused standby's 0", stockOn(page))
+	}
+	pair.ResumeReplay(t)
 }
