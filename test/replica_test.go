@@ -346,3 +346,26 @@ func TestConsoleReadsItsOwnWritesFromAPausedReplica(t *testing.T) {
 	}
 	pair.ResumeReplay(t)
 }
+
+// TestReplicaSettingsRefusedAtStart: replicas with SQLite, a replica URL
+// that is not PostgreSQL's and a maximum lag that is no duration each stop
+// the start with one line naming the variable.
+func TestReplicaSettingsRefusedAtStart(t *testing.T) {
+	for _, c := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"INVENTORY_DATABASE_REPLICA_URL": "postgres://replica/inventory"},
+			"INVENTORY_DATABASE_REPLICA_URL: replicas are PostgreSQL hot standbys, and INVENTORY_DATABASE_URL is SQLite"},
+		{map[string]string{"INVENTORY_DATABASE_URL": "postgres://primary/inventory", "INVENTORY_SECRET_KEY": testdb.SecretKey,
+			"INVENTORY_DATABASE_REPLICA_URL": "postgres://replica-1/inventory, mysql://replica-2/inventory"},
+			`INVENTORY_DATABASE_REPLICA_URL: want PostgreSQL URLs separated by commas`},
+		{map[string]string{"INVENTORY_REPLICA_MAX_LAG": "5"}, `INVENTORY_REPLICA_MAX_LAG: want a positive Go duration such as 5s, got "5"`},
+	} {
+		c.env["INVENTORY_HTTP_ADDR"] = freeAddr(t)
+		code, stderr := runStart(t, t.TempDir(), c.env)
+		if lines := strings.Split(strings.TrimSpace(stderr), "\n"); code != 1 || !strings.Contains(lines[len(lines)-1], c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want a last line with %q", c.env, code, stderr, c.want)
+		}
+	}
+}
