@@ -18,7 +18,13 @@ func (a *App) ExportStock(ctx context.Context, warehouseCode string, each func(p
 	if err := permit(ctx, access.ReadStock); err != nil {
 		return err
 	}
+	handedOut := false
 	return a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
+		if handedOut {
+			// A read that a replica failed runs again on the primary;
+			// rows already handed out cannot be taken back.
+			return errs.E(errs.Unavailable, "the stock export broke off; ask again")
+		}
 		var warehouseID int64
 		if warehouseCode != "" {
 			p, err := s.Warehouses().List(ctx, ports.ListQuery{Limit: 1, Filters: []ports.Filter{
@@ -32,6 +38,9 @@ func (a *App) ExportStock(ctx context.Context, warehouseCode string, each func(p
 			}
 			warehouseID = p.Items[0].ID()
 		}
-		return s.Stock().EachMapping(ctx, warehouseID, each)
+		return s.Stock().EachMapping(ctx, warehouseID, func(row ports.StockExportRow) error {
+			handedOut = true
+			return each(row)
+		})
 	})
 }

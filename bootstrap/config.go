@@ -44,6 +44,10 @@ type Config struct {
 	// PreviousSecretKey is the one to re-seal from during a rotation.
 	SecretKey         []byte
 	PreviousSecretKey []byte
+	// ReplicaURLs are the hot standbys that take the reads deciding no
+	// write; one more than ReplicaMaxLag behind is not used.
+	ReplicaURLs   []string
+	ReplicaMaxLag time.Duration
 }
 
 // checkDatabaseURL refuses a database URL of a kind the service does not
@@ -155,6 +159,9 @@ func ConfigFromEnv() (Config, error) {
 	}
 	if _, _, isSQLite := sqlitePath(c.DatabaseURL); !isSQLite && c.SecretKey == nil {
 		return c, errNoSecretForPostgres
+	}
+	if err := readReplicaConfig(&c); err != nil {
+		return c, err
 	}
 	if c.PreviousSecretKey != nil && c.SecretKey == nil {
 		return c, errors.New("INVENTORY_PREVIOUS_SECRET_KEY is set without INVENTORY_SECRET_KEY: a rotation needs the new secret too")

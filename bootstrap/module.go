@@ -61,6 +61,7 @@ func Options(c Config) fx.Option {
 		fx.Invoke(runMailDispatcher, runIdempotencyPurge, runLotExpiry, runProfiler),
 		fx.Invoke(runWebhookDispatcher, runRetentionPurges, registerQueueMetrics),
 		fx.Invoke(runRowCountFold),
+		fx.Invoke(registerReplicaMetrics),
 	)
 }
 
@@ -84,6 +85,13 @@ func newDatabase(lc fx.Lifecycle, c Config, log *zap.Logger) (*bunstore.DB, erro
 	kind := "sqlite"
 	if db.Postgres() {
 		kind = "postgres"
+	}
+	if len(c.ReplicaURLs) > 0 {
+		if err := db.UseReplicas(c.ReplicaURLs, c.ReplicaMaxLag); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("INVENTORY_DATABASE_REPLICA_URL: %w", err)
+		}
+		log.Info("reading from replicas", zap.Int("replicas", len(c.ReplicaURLs)), zap.Duration("max_lag", c.ReplicaMaxLag))
 	}
 	log.Info("database ready", zap.String("database", kind))
 	lc.Append(fx.Hook{OnStop: func(context.Context) error { return db.Close() }})

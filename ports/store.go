@@ -15,7 +15,9 @@ type UnitOfWork interface {
 	// Serialization failures and deadlocks are retried, so fn must be
 	// repeatable: it may run more than once and must keep no state outside.
 	Write(ctx context.Context, fn func(ctx context.Context, s Store) error) error
-	// Read runs fn on a read-only view.
+	// Read runs fn on a read-only view: the primary's, or a replica's when
+	// ctx allows it (ReadFromReplica). A read a replica fails runs again on
+	// the primary, so fn must be repeatable, as Write's.
 	Read(ctx context.Context, fn func(ctx context.Context, s Store) error) error
 }
 

@@ -34,8 +34,9 @@ type feedClock struct{}
 
 func (feedClock) Now() time.Time { return time.Now().UTC() }
 
-// feedInstance starts one service instance on the database.
-func feedInstance(t *testing.T, databaseURL string) *apitest.Env {
+// feedInstance starts one service instance on the database, reading from
+// the replicas given.
+func feedInstance(t *testing.T, databaseURL string, replicas ...string) *apitest.Env {
 	t.Helper()
 	db, err := bunstore.Open(databaseURL)
 	if err != nil {
@@ -44,6 +45,11 @@ func feedInstance(t *testing.T, databaseURL string) *apitest.Env {
 	t.Cleanup(func() { db.Close() })
 	if err := db.Migrate(context.Background()); err != nil {
 		t.Fatal(err)
+	}
+	if len(replicas) > 0 {
+		if err := db.UseReplicas(replicas, 5*time.Second); err != nil {
+			t.Fatal(err)
+		}
 	}
 	slowCommit := application.WithAfterRecordingEvents(func(context.Context) {
 		time.Sleep(time.Duration(rand.IntN(4000)) * time.Microsecond)
@@ -99,13 +105,21 @@ func takePositionsAtInsert(t *testing.T, db *bunstore.DB) {
 	}
 }
 
-// feedRun runs the writers and the reader and returns what the reader got wrong.
+// feedRun runs the writers and the reader on three instances and returns
+// what the reader got wrong.
 func feedRun(t *testing.T, positionsAtInsert bool, duration time.Duration) []string {
 	databaseURL := testdb.Postgres(t)
 	var instances []*apitest.Env
 	for range 3 {
 		instances = append(instances, feedInstance(t, databaseURL))
 	}
+	return feedRunOn(t, instances, positionsAtInsert, duration, evFeed)
+}
+
+// feedRunOn is feedRun on the instances given, the reader reading each
+// page with readPage.
+func feedRunOn(t *testing.T, instances []*apitest.Env, positionsAtInsert bool, duration time.Duration,
+	readPage func(t testing.TB, env *apitest.Env, query string) ([]feedEvent, int64)) []string {
 	if positionsAtInsert {
 		takePositionsAtInsert(t, instances[0].DB)
 	}
@@ -168,7 +182,7 @@ func feedRun(t *testing.T, positionsAtInsert bool, duration time.Duration) []str
 	after := int64(0)
 	read := func() int {
 		env := instances[rand.IntN(len(instances))]
-		events, last := evFeed(t, env, fmt.Sprintf("after=%d&limit=50&type=stock.changed", after))
+		events, last := readPage(t, env, fmt.Sprintf("after=%d&limit=50&type=stock.changed", after))
 		for _, e := range events {
 			cause := e.Data["cause"].(map[string]any)
 			key, _ := cause["idempotencyKey"].(string)

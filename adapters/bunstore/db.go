@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync/atomic"
 
 	"github.com/uptrace/bun"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -16,6 +17,10 @@ import (
 type DB struct {
 	bun     *bun.DB
 	dialect dialect
+	// replicas take the reads that may go to one (UseReplicas); nil
+	// without.
+	replicas     *replicaSet
+	primaryReads atomic.Uint64
 }
 
 // Open connects to the database the URL names: postgres:// or postgresql://
@@ -50,6 +55,9 @@ func (db *DB) Postgres() bool {
 
 // Close closes the connection pool.
 func (db *DB) Close() error {
+	if db.replicas != nil {
+		db.replicas.close()
+	}
 	db.dialect.close()
 	return db.bun.Close()
 }

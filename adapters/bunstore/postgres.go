@@ -25,9 +25,22 @@ import (
 type postgresDialect struct{}
 
 func openPostgres(databaseURL string) (*DB, error) {
+	db, err := openPostgresPool(databaseURL, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &DB{bun: db, dialect: postgresDialect{}}, nil
+}
+
+// openPostgresPool opens a pool of connections to the server the URL names,
+// as the store uses them; tune may change the connections' settings first.
+func openPostgresPool(databaseURL string, tune func(*pgx.ConnConfig)) (*bun.DB, error) {
 	cfg, err := pgx.ParseConfig(databaseURL)
 	if err != nil {
 		return nil, fmt.Errorf("parse database url: %w", err)
+	}
+	if tune != nil {
+		tune(cfg)
 	}
 	// The simple protocol keeps statements free of server-side
 	// preparation, which bun's client-side formatting does not need.
@@ -44,8 +57,7 @@ func openPostgres(databaseURL string) (*DB, error) {
 	sqldb.SetMaxOpenConns(32)
 	sqldb.SetMaxIdleConns(32)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
-	db := bun.NewDB(sqldb, pgdialect.New())
-	return &DB{bun: db, dialect: postgresDialect{}}, nil
+	return bun.NewDB(sqldb, pgdialect.New()), nil
 }
 
 func (postgresDialect) migrations() string { return "migrations/postgres" }
@@ -165,12 +177,26 @@ func (postgresDialect) attempt(ctx context.Context, db *DB, fn func(ctx context.
 		tag = ct.String()
 		return nil
 	})
+	note := ports.CommittedNote(ctx)
+	var position string
+	if note != nil {
+		// The commit's position costs no round trip of its own. The insert
+		// position, not pg_current_wal_lsn(): that one is where WAL has
+		// been written to, which with synchronous_commit = off may still be
+		// before this commit's record.
+		commit.Queue("SELECT pg_current_wal_insert_lsn()::text").QueryRow(func(row pgx.Row) error {
+			return row.Scan(&position)
+		})
+	}
 	if err := s.sendBatch(ctx, commit); err != nil {
 		return err
 	}
 	committed = true
 	if tag != "COMMIT" {
 		return fmt.Errorf("commit: the transaction was rolled back (%s)", tag)
+	}
+	if p, err := ports.ParsePosition(position); note != nil && err == nil {
+		note(p)
 	}
 	return nil
 }
@@ -216,7 +242,7 @@ func (s *store) sendBatch(ctx context.Context, b *pgx.Batch) error {
 	}
 	conn := s.conn
 	if conn == nil {
-		c, err := s.db.bun.DB.Conn(ctx)
+		c, err := s.pool().DB.Conn(ctx)
 		if err != nil {
 			return err
 		}

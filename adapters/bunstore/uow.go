@@ -51,7 +51,17 @@ func (db *DB) Write(ctx context.Context, fn func(ctx context.Context, s ports.St
 }
 
 // Read runs fn outside a transaction: reads never take the write lock.
+// A read ctx marks with ports.ReadFromReplica runs on a replica when one
+// is usable (UseReplicas), and again on the primary when it fails there.
 func (db *DB) Read(ctx context.Context, fn func(ctx context.Context, s ports.Store) error) error {
+	if r := db.replicas.pick(ctx); r != nil {
+		err := fn(ctx, &store{db: db, idb: r.bun})
+		if !r.failed(ctx, err) {
+			r.reads.Add(1)
+			return translate(err)
+		}
+	}
+	db.primaryReads.Add(1)
 	return translate(fn(ctx, &store{db: db, idb: db.bun}))
 }
 
@@ -100,7 +110,16 @@ func (s *store) sqlConn() interface {
 	case bun.Conn:
 		return c.Conn
 	}
-	return s.db.bun.DB
+	return s.pool().DB
+}
+
+// pool is the pool a read outside a transaction runs on: the primary's, or
+// a replica's (DB.Read).
+func (s *store) pool() *bun.DB {
+	if p, ok := s.idb.(*bun.DB); ok {
+		return p
+	}
+	return s.db.bun
 }
 
 // errArticlesChanged: a product of a batch was created, deleted or made

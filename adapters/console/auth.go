@@ -161,7 +161,7 @@ func (h *Handler) page(pattern string, fn func(w http.ResponseWriter, r *http.Re
 			http.Redirect(w, r, "/console/signin?next="+url.QueryEscape(next), http.StatusSeeOther)
 			return
 		}
-		r = r.WithContext(signedIn(r.Context(), u))
+		r = h.readsAfterWrites(r.WithContext(signedIn(r.Context(), u)))
 		if err := fn(w, r, u); err != nil {
 			h.fail(w, r, err)
 		}
@@ -259,6 +259,7 @@ func (h *Handler) authRoutes() {
 			}
 		}
 		http.SetCookie(w, h.cookie(r, sessionCookie, "", -1))
+		http.SetCookie(w, h.cookie(r, positionCookie, "", -1))
 		h.redirect(w, r, "/console/signin", "You are signed out.")
 		return nil
 	})

@@ -83,7 +83,7 @@ func (h *Handler) post(pattern string, need access.Action, fn func(w http.Respon
 			h.forbidden(w, r, "your role ("+string(u.Role)+") may not "+string(need))
 			return
 		}
-		r = r.WithContext(signedIn(r.Context(), u))
+		r = h.notesWrites(w, r.WithContext(signedIn(r.Context(), u)))
 		err = h.readForm(w, r, u.CSRFToken, upload)
 		if r.MultipartForm != nil {
 			defer r.MultipartForm.RemoveAll()

@@ -91,6 +91,8 @@ type Handler struct {
 	// bodyFirst lists the routes, "METHOD /path", whose bodies are read
 	// before any credentials, with the most bytes each may have.
 	bodyFirst map[string]int64
+	// positions are the last commits of each API user here (routeReads).
+	positions writePositions
 }
 
 // NewHandler builds the handler and registers its metrics with reg.
@@ -181,6 +183,9 @@ func (h *Handler) api(pattern string, fn func(w http.ResponseWriter, r *http.Req
 		}
 		if err == nil {
 			err = checkRequest(r)
+		}
+		if err == nil {
+			r, err = h.routeReads(w, r)
 		}
 		if err == nil && hasBody(r) {
 			// Credentials and role are checked: the body may come.
