@@ -21,12 +21,28 @@
   // the focus is given here once the page is shown, unless the worker has
   // already put it somewhere else. A field in error has its text selected,
   // so that the corrected scan replaces it.
+  //
+  // A page opened at a form's anchor (a GS1 scan opens the goods-in form
+  // with its lot and date filled in) gives the focus to that form's first
+  // empty field, so that the scan after it fills what is missing.
+  function anchoredField() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var section = id && document.getElementById(id);
+    var form = section && section.querySelector('form[method="post"]');
+    if (!form) {
+      return null;
+    }
+    var empty = Array.prototype.filter.call(form.elements, function (el) { return typed(el) && el.value === ""; });
+    return empty[0] || null;
+  }
   function giveFocus() {
     var target = document.querySelector("[aria-invalid=true]") ||
       document.querySelector(".form-error") ||
+      anchoredField() ||
       document.querySelector("[autofocus]");
     var active = document.activeElement;
-    if (!target || (active && active !== target && active !== document.body && active !== document.documentElement)) {
+    var chosen = active && active !== document.body && active !== document.documentElement && !active.hasAttribute("autofocus");
+    if (!target || (chosen && active !== target)) {
       return;
     }
     if (active !== target) {
