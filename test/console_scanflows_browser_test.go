@@ -69,7 +69,7 @@ func TestConsoleReceivingErrorFocusesTheField(t *testing.T) {
 				t.Fatalf("the wrong bin received: %d outstanding", got)
 			}
 			b.gun("received", "A-01")
-			b.expect("received", ".notice", "Received 4 × SKU-100 on A-01; 6 outstanding on this line.", "/console/search q")
+			b.expect("received", ".notice", "Received 4 × SKU-100 on A-01; 6 outstanding on this line.", page+" product")
 			if got := f.api.stockOn(t, f.product, "A-01"); got != 4 {
 				t.Errorf("A-01 holds %d", got)
 			}

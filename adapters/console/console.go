@@ -312,6 +312,10 @@ func pageOf(path string) string {
 	case "/console/signin", "/console/signout":
 		return "/console/signin"
 	}
+	// A purchase order's receive form posts to the order's own page.
+	if strings.HasPrefix(path, "/console/receiving/") {
+		return path
+	}
 	if i := strings.LastIndexByte(strings.TrimSuffix(path, "/"), '/'); i > 0 {
 		return path[:i]
 	}

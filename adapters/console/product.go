@@ -233,9 +233,18 @@ func (f *form) destination(binField string) string {
 // checkBin fails the bin field of a form when its code names no bin
 // location of the chosen warehouse.
 func (h *Handler) checkBin(r *http.Request, f *form, warehouseField, binField string) error {
-	code := f.Val(binField)
 	wh, err := strconv.ParseInt(f.Val(warehouseField), 10, 64)
-	if code == "" || err != nil || !limit.ValidID(wh) {
+	if err != nil || !limit.ValidID(wh) {
+		return nil
+	}
+	return h.checkBinIn(r, f, wh, binField)
+}
+
+// checkBinIn fails the bin field of a form when its code names no bin
+// location of the warehouse.
+func (h *Handler) checkBinIn(r *http.Request, f *form, wh int64, binField string) error {
+	code := f.Val(binField)
+	if code == "" {
 		return nil
 	}
 	p, err := h.app.BinLocations(r.Context(), ports.ListQuery{Limit: 1, Filters: []ports.Filter{

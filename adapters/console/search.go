@@ -94,3 +94,9 @@ func goodsInFromScan(r *http.Request, goods *form) {
 		}
 	}
 }
+
+// scanProblem tells what is wrong with a scan meant as a GS1 element
+// string, as ReadScan found it.
+func scanProblem(err error) string {
+	return "This scan is " + err.Error() + "."
+}
