@@ -52,7 +52,7 @@ func TestConsoleReceivingErrorFocusesTheField(t *testing.T) {
 			b.visit(page, "order")
 			b.expect("the order", "h1", "PO-1", page+" product")
 			b.gun("product", "SKU-100")
-			b.expect("the product", "#receive", "10 outstanding", page+" quantity")
+			b.expect("the product", "#receive label:has(input[name=quantity])", "10 outstanding", page+" quantity")
 			b.gunStays("quantity", "4")
 			if got := b.focusSettles(is(page + " bin")); got != page+" bin" {
 				t.Fatalf("after the quantity the focus is on %q", got)
@@ -84,6 +84,96 @@ func TestConsoleReceivingErrorFocusesTheField(t *testing.T) {
 			}
 			if got := f.outstanding(t, f.product); got != 6 {
 				t.Errorf("after the over-receipt %d outstanding, want 6", got)
+			}
+		})
+	}
+}
+
+// TestConsoleReceivingTakesEANs: the purchase order's number in the
+// search opens its receiving page; the product's EAN (or its GTIN-14)
+// chooses its line, and the receipt goes against the order.
+func TestConsoleReceivingTakesEANs(t *testing.T) {
+	for _, screen := range consoleScreens {
+		t.Run(screen.name, func(t *testing.T) {
+			f := newScanFixture(t, screen.width, screen.height)
+			b := f.b
+			page := fmt.Sprintf("/console/receiving/%d", f.po)
+			b.gun("purchase-order", "PO-1")
+			b.expect("the order's number", "h1", "PO-1", page+" product")
+			b.gun("ean", "4006381333931")
+			b.expect("an EAN", "#receive label:has(input[name=quantity])", "10 outstanding", page+" quantity")
+			if got := b.value("#receive input[name=bin]"); got != "A-02" {
+				t.Errorf("the bin offered is %q, want the default bin A-02", got)
+			}
+			b.gunStays("quantity", "3")
+			b.gun("received", "")
+			b.expect("received", ".notice", "Received 3 × SKU-100 on A-02; 7 outstanding on this line.", page+" product")
+			b.gun("gtin-14", "]C1"+"0104006381333931")
+			b.expect("a GTIN-14 under AI 01", "#receive label:has(input[name=quantity])", "7 outstanding", page+" quantity")
+			b.gunStays("quantity", "2")
+			b.gun("received-again", "")
+			b.expect("received again", ".notice", "Received 2 × SKU-100 on A-02; 5 outstanding on this line.", page+" product")
+			if got := f.api.stockOn(t, f.product, "A-02"); got != 5 {
+				t.Errorf("A-02 holds %d of SKU-100, want 5", got)
+			}
+			if got := f.outstanding(t, f.product); got != 5 {
+				t.Errorf("the order still expects %d, want 5", got)
+			}
+			if got := f.article(t, f.product)["incomingStock"]; got != 5.0 {
+				t.Errorf("incomingStock %v, want 5", got)
+			}
+		})
+	}
+}
+
+// TestConsoleReceivingLots: a lot-tracked product is received against
+// its purchase order. Its GS1 barcode, with the group separator sent as
+// Ctrl+], chooses its line and fills in the lot and best-before; typed
+// by its number, the form asks for the lot first.
+func TestConsoleReceivingLots(t *testing.T) {
+	for _, screen := range consoleScreens {
+		t.Run(screen.name, func(t *testing.T) {
+			f := newScanFixture(t, screen.width, screen.height)
+			b := f.b
+			page := fmt.Sprintf("/console/receiving/%d", f.po)
+			b.gun("purchase-order", "PO-1")
+			b.gun("gs1", "]C1"+"0104012345000009"+"10L-7\x1d"+"17270531")
+			b.expect("a GS1 scan", "#receive label:has(input[name=quantity])", "24 outstanding", page+" quantity")
+			if lot, date := b.value("#receive input[name=lot]"), b.value("#receive input[name=bestBefore]"); lot != "L-7" || date != "2027-05-31" {
+				t.Errorf("after the GS1 scan: lot %q, best-before %q", lot, date)
+			}
+			b.gunStays("quantity", "20")
+			b.gun("received", "A-03")
+			b.expect("received", ".notice", "Received 20 × MILK-1 of lot L-7 on A-03; 4 outstanding on this line.", page+" product")
+
+			b.gun("by-number", "MILK-1")
+			b.expect("the number of a lot-tracked product", "#receive label:has(input[name=quantity])", "4 outstanding", page+" lot")
+			b.gunStays("lot", "L-8")
+			if got := b.focusSettles(is(page + " quantity")); got != page+" quantity" {
+				t.Fatalf("after the lot the focus is on %q", got)
+			}
+			b.gunStays("quantity", "4")
+			b.gun("received-lot", "A-03")
+			b.expect("received", ".notice", "Received 4 × MILK-1 of lot L-8 on A-03; 0 outstanding on this line.", page+" product")
+
+			if got := f.outstanding(t, f.milk); got != 0 {
+				t.Errorf("the order still expects %d of MILK-1", got)
+			}
+			if got := f.article(t, f.milk)["incomingStock"]; got != 0.0 {
+				t.Errorf("incomingStock %v, want 0", got)
+			}
+			lots := f.api.do(t, "GET", fmt.Sprintf("/api/lots?filter[0][property]=lot.articleDetailId&filter[0][value]=%d", f.milk), nil, 200)["data"].([]any)
+			got := map[string]string{}
+			for _, l := range lots {
+				l := l.(map[string]any)
+				got[l["number"].(string)] = fmt.Sprint(l["stock"], " ", l["bestBefore"])
+			}
+			if got["L-7"] != "20 2027-05-31" || got["L-8"] != "4 <nil>" {
+				t.Errorf("the lots: %v", got)
+			}
+			receipts := f.api.do(t, "GET", fmt.Sprintf("/api/purchaseOrders/%d/receipts", f.po), nil, 200)["data"].([]any)
+			if len(receipts) != 2 || receipts[0].(map[string]any)["lines"].([]any)[0].(map[string]any)["lotNumber"] != "L-7" {
+				t.Errorf("the receipts: %v", receipts)
 			}
 		})
 	}

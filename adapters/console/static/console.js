@@ -83,14 +83,16 @@
 
   // A scanner in keyboard mode sends GS1's group separator (ASCII 29, after
   // a variable-length field such as a lot) as Ctrl+], which a browser types
-  // as nothing; the search field writes it as "␝", which the search
-  // reads as the separator. Without this, set the scanner to send "<GS>".
-  document.querySelectorAll('input[name="q"]').forEach(function (field) {
-    field.addEventListener("keydown", function (e) {
-      if (e.ctrlKey && !e.altKey && !e.metaKey && (e.key === "]" || e.code === "BracketRight")) {
-        e.preventDefault();
-        field.setRangeText("\u241d", field.selectionStart, field.selectionEnd, "end");
-      }
-    });
+  // as nothing; every field a scan may go to writes it as "\u241d", which
+  // the service reads as the separator. Without this, set the scanner to
+  // send "<GS>".
+  document.addEventListener("keydown", function (e) {
+    var field = e.target;
+    if (field.tagName !== "INPUT" || !/^(text|search)$/.test(field.type) ||
+        !e.ctrlKey || e.altKey || e.metaKey || !(e.key === "]" || e.code === "BracketRight")) {
+      return;
+    }
+    e.preventDefault();
+    field.setRangeText("\u241d", field.selectionStart, field.selectionEnd, "end");
   });
 }());
