@@ -178,3 +178,60 @@ func TestConsoleReceivingLots(t *testing.T) {
 		})
 	}
 }
+
+// TestConsoleQuantityBoxesTellScansFromQuantities: a barcode scanned into
+// a count box is taken as the scan it is and counts nothing; a bin's code
+// scanned into goods in's quantity goes to the bin field; a number far
+// beyond what the bin holds asks, a stray scan's Enter asks again, and
+// only the offered button, tapped, books it.
+func TestConsoleQuantityBoxesTellScansFromQuantities(t *testing.T) {
+	for _, screen := range consoleScreens {
+		t.Run(screen.name, func(t *testing.T) {
+			f := newScanFixture(t, screen.width, screen.height)
+			b, api := f.b, f.api
+			gadget := int64(api.do(t, "GET", "/api/articleDetails?filter[0][property]=articleDetail.number&filter[0][value]=SKU-200", nil, 200)["data"].([]any)[0].(map[string]any)["id"].(float64))
+			api.do(t, "PUT", fmt.Sprintf("/api/articleDetails/%d", gadget), map[string]any{"ean": "96385074"}, 200)
+			api.do(t, "PUT", "/api/stock/change/seed-a01", []any{map[string]any{"articleDetailId": f.product,
+				"binLocation": map[string]any{"code": "A-01", "warehouseId": f.warehouse}, "quantity": 40}}, 200)
+
+			b.gun("bin", "A-01")
+			box := fmt.Sprintf("input[name=qty_%d]", f.product)
+			b.tap(box)
+			b.gun("count-a-barcode", "96385074")
+			bin := evalJS[string](b, `location.pathname`)
+			b.expect("a barcode in the count box", box+" ~ .error", "96385074 is the barcode of SKU-200, not a quantity.", bin+"/count qty_"+fmt.Sprint(f.product))
+			if got := api.stockOn(t, f.product, "A-01"); got != 40 {
+				t.Fatalf("the barcode was counted: A-01 holds %d", got)
+			}
+			b.gun("count-too-many", "50000")
+			b.expect("a count far beyond the bin", box+" ~ .error", "50000 is far more than plausible here (40 pieces in stock).", bin+"/count qty_"+fmt.Sprint(f.product))
+			b.gun("stray-enter", "50000")
+			b.expect("Enter asks again", box+" ~ .error", "tap “Yes, 50000” only if it is right", bin+"/count qty_"+fmt.Sprint(f.product))
+			if got := api.stockOn(t, f.product, "A-01"); got != 40 {
+				t.Fatalf("Enter booked the count: A-01 holds %d", got)
+			}
+			b.submit("confirmed", click(`button[name=confirm]`))
+			b.expect("confirmed", ".notice", "Counted 1 product.", "/console/search q")
+			if got := api.stockOn(t, f.product, "A-01"); got != 50000 {
+				t.Errorf("after the confirmed count A-01 holds %d", got)
+			}
+
+			page := fmt.Sprintf("/console/products/%d", f.product)
+			b.gun("product", "SKU-100")
+			b.tap("#goods-in input[name=bin]")
+			b.gunStays("bin", "A-02")
+			b.gun("goods-in-huge", "1000000000")
+			b.expect("a goods in of a billion", "#goods-in input[name=quantity] ~ .error", "1000000000 is far more than plausible here", page+"/in quantity")
+			b.gun("bin-in-quantity", "A-03")
+			b.expect("a bin code in the quantity", "#goods-in input[name=quantity] ~ .error", "A-03 is a bin location: it is in the bin field now.", page+"/in quantity")
+			if got := b.value("#goods-in input[name=bin]"); got != "A-03" {
+				t.Errorf("the bin field holds %q", got)
+			}
+			b.gun("goods-in", "5")
+			b.expect("goods in", ".notice", "Booked 5 in at A-03.", "/console/search q")
+			if a2, a3 := api.stockOn(t, f.product, "A-02"), api.stockOn(t, f.product, "A-03"); a2 != 0 || a3 != 5 {
+				t.Errorf("A-02 holds %d, A-03 %d; want 0 and 5", a2, a3)
+			}
+		})
+	}
+}

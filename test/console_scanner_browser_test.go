@@ -244,13 +244,17 @@ func TestConsoleScannerFlows(t *testing.T) {
 			b.expect("a scan after an error page", "h1", "SKU-200", search)
 
 			// A lot-tracked product arrives: the GS1 scan of its label
-			// opens goods in with the lot and the best-before filled in;
-			// the bin's Enter moves on to the quantity, which books in.
+			// opens goods in with the lot and the best-before filled in
+			// and the focus in the bin; the bin's Enter moves on to the
+			// quantity, which books in.
 			milk := f.api.id(t, "POST", "/api/articleDetails", map[string]any{"number": "MILK-1", "name": "Oat milk",
 				"ean": "4006381333931", "lotTracked": true})
 			milkPage := fmt.Sprintf("/console/products/%d", milk)
 			b.scan("gs1-scan", "(01)04006381333931(17)270531(10)L-42")
-			b.expect("a GS1 scan", "h1", "MILK-1", search)
+			b.expect("a GS1 scan", "#goods-in label:has(input[name=bin])", "Bin location", milkPage+"/in bin")
+			if got := b.text("h1"); !strings.Contains(got, "MILK-1") {
+				t.Errorf("a GS1 scan opens %q", got)
+			}
 			if lot, date := evalJS[string](b, `document.querySelector("#goods-in input[name=lot]").value`),
 				evalJS[string](b, `document.querySelector("#goods-in input[name=bestBefore]").value`); lot != "L-42" || date != "2027-05-31" {
 				t.Errorf("goods in after the GS1 scan: lot %q, best-before %q", lot, date)

@@ -111,6 +111,16 @@ func (h *Handler) binCounts(r *http.Request, f *form, id int64) ([]application.B
 		if !ok || f.Val(field) == "" {
 			continue
 		}
+		held, err := h.held(r.Context(), article, id)
+		if err != nil {
+			return nil, err
+		}
+		if ok, err := h.entry(r.Context(), f, field, held, scanInto{}); err != nil || !ok {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
 		q := f.quantity(field, false)
 		op := stock.Set{ArticleDetailID: article, At: at, Quantity: q}
 		if lot != "" {
@@ -119,6 +129,9 @@ func (h *Handler) binCounts(r *http.Request, f *form, id int64) ([]application.B
 		ops = append(ops, application.BatchOperation{OperationID: operationID(field), Op: op})
 	}
 	if number := f.Val("number"); number != "" {
+		if _, err := h.entry(r.Context(), f, "newQuantity", 0, scanInto{product: "number"}); err != nil {
+			return nil, err
+		}
 		q := f.quantity("newQuantity", false)
 		lot := f.lot("lot", "bestBefore")
 		article, err := h.articleByNumber(r, number)

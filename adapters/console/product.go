@@ -299,6 +299,15 @@ func (h *Handler) productAction(name, endpoint string, where fields, build func(
 			return err
 		}
 		f := postedForm(r)
+		held, err := h.held(r.Context(), id, 0)
+		if err != nil {
+			return err
+		}
+		if ok, err := h.entry(r.Context(), f, "quantity", held, scanInto{bin: "bin"}); err != nil {
+			return err
+		} else if !ok {
+			return h.productPage(w, r, u, id, http.StatusBadRequest, map[string]*form{name: f})
+		}
 		op, done := build(f, id)
 		// A bin code that names nothing is told now, beside whatever else
 		// is wrong, rather than after the rest is put right.

@@ -147,6 +147,13 @@ func (h *Handler) receive(w http.ResponseWriter, r *http.Request, u *application
 		delete(f.Values, "bin")
 		return h.receiptPage(w, r, u, id, http.StatusOK, f)
 	}
+	// What the line still expects bounds its quantity (an over-receipt
+	// says so): only a code that landed in the box is told here.
+	if ok, err := h.entry(r.Context(), f, "quantity", stock.MaxQuantity, scanInto{bin: "bin", product: "product"}); err != nil {
+		return err
+	} else if !ok {
+		return h.receiptPage(w, r, u, id, http.StatusBadRequest, f)
+	}
 	line := purchase.ReceiptLine{LineID: chosen.Line.ID(), Quantity: f.quantity("quantity", true)}
 	if chosen.Article != nil && chosen.Article.LotTracked() {
 		if line.Lot = f.lot("lot", "bestBefore"); line.Lot == nil {

@@ -48,6 +48,14 @@
     if (active !== target) {
       target.focus();
     }
+    // A field in error shows its message below it: both are in view.
+    var label = target.getAttribute("aria-invalid") === "true" && target.closest("label");
+    if (label) {
+      var box = label.getBoundingClientRect();
+      if (box.bottom > window.innerHeight && box.height < window.innerHeight) {
+        window.scrollBy(0, box.bottom - window.innerHeight + 16);
+      }
+    }
     if (typeof target.select === "function") {
       target.select();
     }
