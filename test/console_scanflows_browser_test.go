@@ -235,3 +235,57 @@ func TestConsoleQuantityBoxesTellScansFromQuantities(t *testing.T) {
 		})
 	}
 }
+
+// TestConsoleMoveAsAScanFlow: the move page is one tap from the menu and
+// needs no scrolling on a phone; its fields take the source bin, the
+// product, the quantity or "all" and the destination, each scan's Enter
+// moving on, and the notice names all four.
+func TestConsoleMoveAsAScanFlow(t *testing.T) {
+	for _, screen := range consoleScreens {
+		t.Run(screen.name, func(t *testing.T) {
+			f := newScanFixture(t, screen.width, screen.height)
+			b, api := f.b, f.api
+			api.do(t, "PUT", "/api/stock/change/seed-a01", []any{map[string]any{"articleDetailId": f.product,
+				"binLocation": map[string]any{"code": "A-01", "warehouseId": f.warehouse}, "quantity": 12}}, 200)
+			if screen.width < 600 {
+				if h := evalJS[float64](b, `document.querySelector("header.top").getBoundingClientRect().height`); h > 100 {
+					t.Errorf("the header takes %.0f px of the phone's 844", h)
+				}
+				b.run("open the menu", click(`details.more > summary`))
+			}
+			if !b.inView(`nav.menu a[href="/console/move"]`) {
+				t.Fatalf("the move page's link is not in view")
+			}
+			b.submit("move", click(`nav.menu a[href="/console/move"]`))
+			b.expect("the move page", "h1", "Move", "/console/move from")
+			for _, sel := range []string{"input[name=from]", "input[name=product]", "input[name=quantity]", "input[name=to]", "#move button.primary"} {
+				if !b.inView(sel) {
+					t.Errorf("%s needs scrolling", sel)
+				}
+			}
+			b.gunStays("from", "A-01")
+			b.gunStays("product", "4006381333931")
+			b.gunStays("quantity", "5")
+			if got := b.focusSettles(is("/console/move to")); got != "/console/move to" {
+				t.Fatalf("after the quantity the focus is on %q", got)
+			}
+			b.gun("moved", "A-03")
+			b.expect("moved", ".notice", "Moved 5 × SKU-100 from A-01 to A-03.", "/console/move from")
+
+			b.gunStays("from", "A-01")
+			b.gunStays("product", "SKU-100")
+			b.gunStays("quantity", "all")
+			b.gun("moved-all", "A-02")
+			b.expect("moved all", ".notice", "Moved all 7 × SKU-100 from A-01 to A-02.", "/console/move from")
+
+			b.gunStays("from", "A-02")
+			b.gunStays("product", "SKU-100")
+			b.gunStays("quantity", "2")
+			b.gun("same-bin", "A-02")
+			b.expect("to the same bin", "#move input[name=to] ~ .error", "That is where the goods are now", "/console/move to")
+			if a1, a2, a3 := api.stockOn(t, f.product, "A-01"), api.stockOn(t, f.product, "A-02"), api.stockOn(t, f.product, "A-03"); a1 != 0 || a2 != 7 || a3 != 5 {
+				t.Errorf("A-01 %d, A-02 %d, A-03 %d; want 0, 7, 5", a1, a2, a3)
+			}
+		})
+	}
+}

@@ -160,3 +160,13 @@ func (f scanFixture) outstanding(t *testing.T, article int64) int {
 	t.Fatalf("no line of %d", article)
 	return 0
 }
+
+// signOut signs out through the header, opening its menu where a narrow
+// screen folds it away.
+func (b *browser) signOut() {
+	b.t.Helper()
+	if evalJS[bool](b, `(() => { const d = document.querySelector("details.more"); return !!d && !d.open && getComputedStyle(d.querySelector("summary")).display !== "none"; })()`) {
+		b.run("open the menu", click(`details.more > summary`))
+	}
+	b.submit("signed-out", click(`form[action="/console/signout"] button`))
+}

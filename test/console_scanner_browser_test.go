@@ -449,6 +449,7 @@ func TestConsolePagesFitAPhone(t *testing.T) {
 		{"/console/orders", "orders"},
 		{order, "order"},
 		{"/console/low-stock", "low-stock"},
+		{"/console/move", "move"},
 		{"/console/stock", "stock"},
 		{"/console/webhooks", "webhooks"},
 		{fmt.Sprintf("/console/webhooks/%v", webhooks[0].(map[string]any)["id"]), "webhook"},
@@ -510,7 +511,9 @@ func TestConsolePagesFitAPhone(t *testing.T) {
 	b.submit("import-without-mode", chromedp.SetUploadFiles(chromedp.CSS(`input[type=file]`), []string{file}), click(`form[action="/console/stock/preview"] button`))
 	check("import-without-mode")
 
-	// A reader's forbidden page.
+	// A reader's forbidden page. On a phone, signing out is in the menu.
+	b.run("open the menu", click(`details.more > summary`))
+	check("menu-open")
 	b.submit("signed-out", click(`form[action="/console/signout"] button`))
 	check("signed-out")
 	b.signIn("rita", readerKey)

@@ -114,6 +114,7 @@ func New(app *application.App, log *zap.Logger, cfg Config) (*Handler, error) {
 	h.orderRoutes()
 	h.pickingRoutes()
 	h.receivingRoutes()
+	h.relocateRoutes()
 	h.csvRoutes()
 	h.lowStockRoutes()
 	h.webhookRoutes()

@@ -3,6 +3,14 @@
 (function () {
   "use strict";
 
+  // On a wide screen the menu's fold has no button (the stylesheet shows
+  // what it holds); a browser that cannot show a closed fold's content
+  // gets it open.
+  var more = document.querySelector("details.more");
+  if (more && window.matchMedia && window.matchMedia("(min-width: 40.01rem)").matches) {
+    more.open = true;
+  }
+
   document.querySelectorAll("[data-print]").forEach(function (button) {
     button.addEventListener("click", function () { window.print(); });
   });
