@@ -289,3 +289,64 @@ func TestConsoleMoveAsAScanFlow(t *testing.T) {
 		})
 	}
 }
+
+// TestConsoleLotRecall: a lot's number in the search, or its GS1 barcode
+// on the recall page, shows where the lot lies and which orders received
+// it; the ledger names the lot.
+func TestConsoleLotRecall(t *testing.T) {
+	for _, screen := range consoleScreens {
+		t.Run(screen.name, func(t *testing.T) {
+			f := newScanFixture(t, screen.width, screen.height)
+			b, api := f.b, f.api
+			o := api.do(t, "GET", fmt.Sprintf("/api/purchaseOrders/%d", f.po), nil, 200)["data"].(map[string]any)
+			var milkLine float64
+			for _, l := range o["lines"].([]any) {
+				if int64(l.(map[string]any)["articleDetailId"].(float64)) == f.milk {
+					milkLine = l.(map[string]any)["id"].(float64)
+				}
+			}
+			for _, at := range []struct {
+				bin string
+				n   int
+			}{{"A-03", 6}, {"A-01", 4}} {
+				api.do(t, "POST", fmt.Sprintf("/api/purchaseOrders/%d/receipts", f.po), map[string]any{"lines": []any{map[string]any{
+					"lineId": milkLine, "quantity": at.n, "binLocation": map[string]any{"code": at.bin, "warehouseId": f.warehouse},
+					"lot": map[string]any{"number": "L-7", "bestBefore": "2027-05-31"}}}}, 201)
+			}
+			order := api.id(t, "POST", "/api/orders", map[string]any{"number": "10077", "customerEmail": "ann@example.com",
+				"details": []any{map[string]any{"articleDetailId": f.milk, "quantity": 3}}})
+			api.do(t, "PUT", fmt.Sprintf("/api/orders/%d/ship", order), nil, 200)
+			lots := api.do(t, "GET", "/api/lots?filter[0][property]=lot.number&filter[0][value]=L-7", nil, 200)["data"].([]any)
+			lot := fmt.Sprintf("/console/lots/%v", lots[0].(map[string]any)["id"])
+			stock := lots[0].(map[string]any)["stock"].(float64)
+
+			b.gun("lot-number", "L-7")
+			b.expect("a lot's number", "h1", "Lot L-7", "/console/search q")
+			if path := evalJS[string](b, `location.pathname`); path != lot {
+				t.Errorf("a lot's number opens %s, want %s", path, lot)
+			}
+			where := b.text("#where")
+			if !strings.Contains(where, "A-01") || !strings.Contains(where, "A-03") || stock != 7 {
+				t.Errorf("where the lot lies: %q (stock %v)", where, stock)
+			}
+			if got := b.text("#shipped"); !strings.Contains(got, "10077") || !strings.Contains(got, "3") || !strings.Contains(got, "PO-1") {
+				t.Errorf("who received the lot: %q", got)
+			}
+			if got := b.text("#ledger"); !strings.Contains(got, "lot L-7") {
+				t.Errorf("the ledger does not name the lot: %q", got)
+			}
+
+			b.visit("/console/lots", "recall")
+			b.expect("the recall page", "h1", "Lot recall", "/console/lots q")
+			b.gun("recall-gs1", "]C1"+"0104012345000009"+"17270531"+"10L-7")
+			b.expect("a lot's GS1 barcode", "h1", "Lot L-7", "/console/search q")
+			b.visit("/console/lots", "recall-again")
+			b.gun("recall-unknown", "]C1"+"0104012345000009"+"10L-9")
+			b.expect("an unknown lot", ".alert", "No lot L-9 is known.", "/console/lots q")
+			b.visit(fmt.Sprintf("/console/products/%d", f.milk), "product")
+			if got := b.text("#ledger"); !strings.Contains(got, "lot L-7") {
+				t.Errorf("the product's ledger does not name the lot: %q", got)
+			}
+		})
+	}
+}

@@ -280,9 +280,12 @@ func TestConsoleScannerFlows(t *testing.T) {
 			if got := f.api.stockOn(t, milk, "A-03"); got != 5 {
 				t.Errorf("A-03 holds %d of MILK-1, want 5", got)
 			}
-			// The lot's number finds its product.
+			// The lot's number finds the lot, of its product.
 			b.scan("lot-search", "L-42")
-			b.expect("a lot number", "h1", "MILK-1", search)
+			b.expect("a lot number", "h1", "Lot L-42", search)
+			if got := b.text(".title p"); !strings.Contains(got, "MILK-1") {
+				t.Errorf("the lot's page names %q", got)
+			}
 		})
 	}
 }
@@ -450,6 +453,8 @@ func TestConsolePagesFitAPhone(t *testing.T) {
 		{order, "order"},
 		{"/console/low-stock", "low-stock"},
 		{"/console/move", "move"},
+		{"/console/lots", "recall"},
+		{"/console/search?q=L-2027-05-OATS-0001", "lot"},
 		{"/console/stock", "stock"},
 		{"/console/webhooks", "webhooks"},
 		{fmt.Sprintf("/console/webhooks/%v", webhooks[0].(map[string]any)["id"]), "webhook"},

@@ -115,6 +115,7 @@ func New(app *application.App, log *zap.Logger, cfg Config) (*Handler, error) {
 	h.pickingRoutes()
 	h.receivingRoutes()
 	h.relocateRoutes()
+	h.lotRoutes()
 	h.csvRoutes()
 	h.lowStockRoutes()
 	h.webhookRoutes()
@@ -382,7 +383,7 @@ func (h *Handler) errorPage(w http.ResponseWriter, r *http.Request, status int, 
 func recordOf(path string) string {
 	for prefix, what := range map[string]string{
 		"/console/products/": "product", "/console/bins/": "bin location", "/console/orders/": "order",
-		"/console/warehouses/": "warehouse", "/console/webhooks/": "webhook",
+		"/console/warehouses/": "warehouse", "/console/webhooks/": "webhook", "/console/lots/": "lot",
 	} {
 		if strings.HasPrefix(path, prefix) {
 			return what

@@ -47,8 +47,11 @@ func (h *Handler) search(w http.ResponseWriter, r *http.Request, u *application.
 // that does not).
 func scanPage(t application.ScanTarget) string {
 	switch t.Kind {
-	case application.ScanProduct, application.ScanLot:
+	case application.ScanProduct:
 		return fmt.Sprintf("/console/products/%d", t.Product.ID)
+	case application.ScanLot:
+		// A lot's number asks where the lot is and who received it.
+		return fmt.Sprintf("/console/lots/%d", t.Lot.ID)
 	case application.ScanGoods:
 		// A GS1 scan is goods arriving: it opens the product's goods-in.
 		return goodsInAfterScan(t.Product.ID, *t.Goods)
