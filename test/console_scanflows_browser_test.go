@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // TestConsoleGS1ScanFocusesGoodsIn: a GS1 scan in the search opens the
@@ -346,6 +348,58 @@ func TestConsoleLotRecall(t *testing.T) {
 			b.visit(fmt.Sprintf("/console/products/%d", f.milk), "product")
 			if got := b.text("#ledger"); !strings.Contains(got, "lot L-7") {
 				t.Errorf("the product's ledger does not name the lot: %q", got)
+			}
+		})
+	}
+}
+
+// TestConsoleImportOfAnUnchangedExport: a set import of the export as it
+// was changes nothing and stamps no "last counted"; an import's failing
+// lines are told in the worker's words.
+func TestConsoleImportOfAnUnchangedExport(t *testing.T) {
+	for _, screen := range consoleScreens {
+		t.Run(screen.name, func(t *testing.T) {
+			f := newScanFixture(t, screen.width, screen.height)
+			b, api := f.b, f.api
+			api.do(t, "PUT", "/api/stock/change/seed-a01", []any{map[string]any{"articleDetailId": f.product,
+				"binLocation": map[string]any{"code": "A-01", "warehouseId": f.warehouse}, "quantity": 5}}, 200)
+			var export strings.Builder
+			export.WriteString("warehouseCode,binLocationCode,articleDetailNumber,articleDetailId,stock,reservedStock,defaultMapping,lastStockTake,lotNumber,bestBefore\n")
+			for _, row := range api.csv(t) {
+				export.WriteString(strings.Join(row, ",") + "\n")
+			}
+			file := t.TempDir() + "/export.csv"
+			writeFile(t, file, export.String())
+			upload := func(name, path, mode string) {
+				t.Helper()
+				b.visit("/console/stock", "stock")
+				b.submit(name, chromedp.SetUploadFiles(chromedp.CSS(`input[type=file]`), []string{path}),
+					click(`input[name=mode][value=`+mode+`]`), click(`form[action="/console/stock/preview"] button`))
+			}
+			upload("preview-export", file, "set")
+			b.submit("applied", click(`form[action="/console/stock/import"] button`))
+			b.expect("the export imported", ".notice", "Imported", "/console/search q")
+			for _, row := range api.csv(t) {
+				if row[1] == "A-01" && row[7] != "" {
+					t.Errorf("importing the unchanged export stamped A-01 as counted at %s", row[7])
+				}
+			}
+			if got := api.stockOn(t, f.product, "A-01"); got != 5 {
+				t.Errorf("A-01 holds %d after the import", got)
+			}
+
+			bad := t.TempDir() + "/bad.csv"
+			writeFile(t, bad, "warehouseCode,binLocationCode,articleDetailNumber,quantity\nMAIN,Z-99,SKU-100,1\nMAIN,A-01,NOPE-1,1\nMAIN,A-01,SKU-100,-9\n")
+			upload("preview-bad", bad, "change")
+			got := b.text("main")
+			for _, says := range []string{"There is no bin location Z-99 in warehouse MAIN.", "There is no product NOPE-1.",
+				"Not enough stock: bin A-01 has 5 pieces of SKU-100 free to take."} {
+				if !strings.Contains(got, says) {
+					t.Errorf("the preview does not say %q:\n%s", says, got)
+				}
+			}
+			if strings.Contains(got, "article detail") {
+				t.Errorf("the preview speaks of article details:\n%s", got)
 			}
 		})
 	}
