@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/shopstock/inventory/test/testdb"
 )
 
 // TestConsoleGS1ScanFocusesGoodsIn: a GS1 scan in the search opens the
@@ -400,6 +402,38 @@ func TestConsoleImportOfAnUnchangedExport(t *testing.T) {
 			}
 			if strings.Contains(got, "article detail") {
 				t.Errorf("the preview speaks of article details:\n%s", got)
+			}
+		})
+	}
+}
+
+// TestConsoleSignInAndMalformedScans: after a wrong key the focus is in
+// the key field, the name kept; a GS1 element string without symbology
+// identifier whose GTIN's check digit is wrong says what is wrong with it
+// rather than that nothing matches.
+func TestConsoleSignInAndMalformedScans(t *testing.T) {
+	for _, screen := range consoleScreens {
+		t.Run(screen.name, func(t *testing.T) {
+			base := consoleService(t, testdb.SQLite(t))
+			f := newConsoleFixture(t, base)
+			key := f.api.newUser(t, "olga", "operator")
+			b := newBrowser(t, base)
+			b.screen(screen.width, screen.height)
+			b.visit("/console/", "signin")
+			b.run("name", chromedp.Focus(chromedp.CSS(`input[name=name]`)))
+			b.gunStays("the name", "olga")
+			b.gun("wrong-key", "not-the-key")
+			b.expect("a wrong key", "form[action=\"/console/signin\"] .error", "", "/console/signin key")
+			if got := b.value("input[name=name]"); got != "olga" {
+				t.Errorf("after a wrong key the name is %q", got)
+			}
+			b.gun("signed-in", key)
+			b.expect("signed in", "h1", "Find anything", "/console/search q")
+
+			b.gun("malformed", "0104006381333932"+"17270531"+"10L-42")
+			b.expect("a misread GS1 scan", ".alert", "This scan is not a GS1 element string: ", "/console/search q")
+			if got := b.text("main"); strings.Contains(got, "Nothing matches") {
+				t.Errorf("a misread GS1 scan says: %q", got)
 			}
 		})
 	}

@@ -35,6 +35,9 @@ func (h *Handler) search(w http.ResponseWriter, r *http.Request, u *application.
 			return nil
 		}
 		d.Searched, alert = true, t.Problem
+		if t.Kind == application.ScanMalformed {
+			alert = "This scan is " + t.Problem
+		}
 		if t.Matches != nil {
 			d.ScanMatches = t.Matches
 		}
