@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boombuler/barcode/code128"
 	"github.com/chromedp/chromedp"
 
 	"github.com/shopstock/inventory/test/testdb"
@@ -350,6 +351,38 @@ func TestConsoleLotRecall(t *testing.T) {
 			b.visit(fmt.Sprintf("/console/products/%d", f.milk), "product")
 			if got := b.text("#ledger"); !strings.Contains(got, "lot L-7") {
 				t.Errorf("the product's ledger does not name the lot: %q", got)
+			}
+
+			// The lot's label: GS1-128 with AIs 01, 17 and 10.
+			b.visit(lot, "lot")
+			b.submit("lot-label", click(`a[href="`+lot+`/label"]`))
+			drawn := svgsOf(t, evalJS[string](b, `document.documentElement.outerHTML`))
+			if len(drawn) != 1 || drawn[0].label != "GS1-128: (01)04012345000009(17)270531(10)L-7" ||
+				!drawn[0].encodes(t, string(code128.FNC1)+"01"+"04012345000009"+"17"+"270531"+"10"+"L-7") {
+				t.Errorf("the lot's label draws %+v", drawn)
+			}
+
+			// A bin's label names its warehouse where its code repeats in
+			// another warehouse.
+			bins := api.do(t, "GET", "/api/binLocations?filter[0][property]=binLocation.code&filter[0][value]=A-01", nil, 200)["data"].([]any)
+			label := fmt.Sprintf("/console/bins/%v/label", bins[0].(map[string]any)["id"])
+			b.visit(label, "bin-label")
+			if got := b.text("figcaption .code"); got != "A-01" {
+				t.Errorf("the label of a bin whose code is the only one says %q", got)
+			}
+			second := api.id(t, "POST", "/api/warehouses", map[string]any{"code": "SEC", "name": "Second warehouse",
+				"binLocationFormatComponents": []any{
+					map[string]any{"type": "text", "value": "A-"},
+					map[string]any{"type": "number", "from": 1, "to": 1, "padding": 2},
+				}})
+			api.do(t, "POST", fmt.Sprintf("/api/warehouses/%d/binLocations/generate", second), nil, 200)
+			b.visit(label, "bin-label-repeated")
+			if got := b.text("figcaption .code"); got != "MAIN · A-01" {
+				t.Errorf("the label of a bin whose code repeats says %q", got)
+			}
+			b.visit(fmt.Sprintf("/console/warehouses/%d/labels", f.warehouse), "warehouse-labels")
+			if got := evalJS[[]string](b, `[...document.querySelectorAll("figcaption .code")].map(e => e.textContent)`); strings.Join(got, ",") != "MAIN · A-01,A-02,A-03" {
+				t.Errorf("the warehouse's labels say %q", got)
 			}
 		})
 	}

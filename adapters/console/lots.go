@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/barcode"
 	"github.com/shopstock/inventory/domain/limit"
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
@@ -49,6 +50,50 @@ type lotOrder struct {
 func (h *Handler) lotRoutes() {
 	h.page("GET /console/lots", h.recall)
 	h.page("GET /console/lots/{id}", h.showLot)
+	h.page("GET /console/lots/{id}/label", h.lotLabel)
+}
+
+// lotLabel is the GS1-128 label of a lot's goods: the product's GTIN (AI
+// 01), the best-before (AI 17) and the lot (AI 10), what a scan at the
+// ramp or at a recall reads back. A product without EAN, or a lot that AI
+// 10 cannot hold, gets the lot's number in Code 128 and says why.
+func (h *Handler) lotLabel(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	ctx := r.Context()
+	id, err := pathID(r, "id", "lot")
+	if err != nil {
+		return err
+	}
+	l, err := h.app.Lot(ctx, id)
+	if err != nil {
+		return err
+	}
+	v, err := h.app.ArticleDetail(ctx, l.Lot.ArticleDetailID)
+	if err != nil {
+		return err
+	}
+	a := v.Article
+	lb := label{Caption: "Lot " + l.Lot.Number, Detail: a.Number() + " " + a.Name()}
+	if bb := l.Lot.BestBeforeText(); bb != "" {
+		lb.Detail += " · best before " + bb
+	}
+	es := barcode.ElementString{GTIN: a.EAN(), Lot: l.Lot.Number}
+	if l.Lot.BestBefore != nil {
+		es.BestBefore = *l.Lot.BestBefore
+	}
+	raw, brackets, err := es.Encode()
+	if err == nil {
+		var s symbol
+		if s, err = gs1Symbol(raw, brackets); err == nil {
+			lb.Barcode = s.svg(labelBarHeight)
+		}
+	}
+	if err != nil {
+		lb.Barcode = code128SVG(l.Lot.Number, labelBarHeight)
+		lb.Detail += " · no GS1 label: " + map[bool]string{true: "the product has no EAN", false: "the lot number does not fit GS1"}[a.EAN() == ""]
+	}
+	d := labelsData{Heading: "Label of lot " + l.Lot.Number, Back: fmt.Sprintf("/console/lots/%d", id), Labels: []label{lb}}
+	h.render(w, r, http.StatusOK, "labels", view{Title: d.Heading, Nav: "lots", User: u, Data: d})
+	return nil
 }
 
 // recall finds the lot a scan names: its number, or a GS1 element string
