@@ -89,7 +89,11 @@ func (h *Handler) lotLabel(w http.ResponseWriter, r *http.Request, u *applicatio
 	}
 	if err != nil {
 		lb.Barcode = code128SVG(l.Lot.Number, labelBarHeight)
-		lb.Detail += " · no GS1 label: " + map[bool]string{true: "the product has no EAN", false: "the lot number does not fit GS1"}[a.EAN() == ""]
+		why := "the lot number does not fit GS1"
+		if a.EAN() == "" {
+			why = "the product has no EAN"
+		}
+		lb.Detail += " · no GS1 label: " + why
 	}
 	d := labelsData{Heading: "Label of lot " + l.Lot.Number, Back: fmt.Sprintf("/console/lots/%d", id), Labels: []label{lb}}
 	h.render(w, r, http.StatusOK, "labels", view{Title: d.Heading, Nav: "lots", User: u, Data: d})

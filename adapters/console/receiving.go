@@ -238,7 +238,10 @@ func (h *Handler) receiptMessage(ctx context.Context, err error, chosen *receipt
 		if chosen.Outstanding == 0 {
 			return fmt.Sprintf("Nothing more of %s is expected on this order.", number)
 		}
-		return fmt.Sprintf("Only %d more of %s %s expected on this order.", chosen.Outstanding, number, map[bool]string{true: "is", false: "are"}[chosen.Outstanding == 1])
+		if chosen.Outstanding == 1 {
+			return fmt.Sprintf("Only 1 more of %s is expected on this order.", number)
+		}
+		return fmt.Sprintf("Only %d more of %s are expected on this order.", chosen.Outstanding, number)
 	}
 	fl := failureOf(err)
 	if len(e.Fields) == 1 {

@@ -50,7 +50,7 @@ func (h *Handler) move(w http.ResponseWriter, r *http.Request, u *application.Co
 	ctx := r.Context()
 	f := postedForm(r)
 	wh := f.id("warehouse", "a warehouse")
-	from, to := f.Val("from"), f.Val("to")
+	from := f.Val("from")
 	if from == "" {
 		f.fail("from", "Scan the bin location the goods lie on.")
 	}
@@ -71,10 +71,11 @@ func (h *Handler) move(w http.ResponseWriter, r *http.Request, u *application.Co
 			q = f.quantity("quantity", true)
 		}
 	}
-	if to == "" && f.Val("to") == "" {
+	// A bin scanned into the quantity has gone to the destination.
+	to := f.Val("to")
+	if to == "" {
 		f.fail("to", "Scan the bin location the goods go to.")
 	}
-	to = f.Val("to")
 	for _, field := range []string{"from", "to"} {
 		if err := h.checkBinIn(r, f, wh, field); err != nil {
 			return err
