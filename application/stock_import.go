@@ -126,7 +126,8 @@ func importOperations(ctx context.Context, s ports.Store, mode ImportMode, lines
 			at = stock.LocationSpec{BinLocation: &stock.BinLocationSpec{Code: l.BinLocationCode, WarehouseCode: l.WarehouseCode}}
 		}
 		if mode == ImportSet {
-			ops[i].Op = stock.Set{ArticleDetailID: article, At: at, Quantity: l.Quantity, Lot: l.Lot}
+			// A file the export wrote holds what was read, not counted.
+			ops[i].Op = stock.Set{ArticleDetailID: article, At: at, Quantity: l.Quantity, Lot: l.Lot, Restore: l.Exported}
 		} else {
 			ops[i].Op = stock.Change{ArticleDetailID: article, At: at, Quantity: l.Quantity, Lot: l.Lot}
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/shopstock/inventory/domain/access"
+	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/ports"
 )
@@ -13,8 +14,13 @@ import (
 type ImportLinePreview struct {
 	Line    int
 	Success bool
-	// Message says why the line would fail.
-	Message string
+	// Message says why the line would fail; Code, Property and Subject
+	// say which rule it breaks and what it concerns, for an interface
+	// that tells it in its own words.
+	Message  string
+	Code     errs.Code
+	Property string
+	Subject  errs.Subject
 	// Before and After are the article detail's stock at the line's location
 	// (the bin location, or the whole warehouse when the line names none)
 	// just before and just after the line; Located tells whether they are
@@ -76,6 +82,7 @@ func (a *App) PreviewStockImport(ctx context.Context, user string, mode ImportMo
 		for i, r := range results {
 			p := &preview.Lines[i]
 			p.Line, p.Success, p.Message = lines[i].Line, r.Success, r.Message
+			p.Code, p.Property, p.Subject = r.Code, r.Property, r.Subject
 			if !r.Success {
 				preview.Failed++
 			}

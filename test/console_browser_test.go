@@ -201,7 +201,7 @@ func TestConsoleOperatorRunsTheWarehouse(t *testing.T) {
 		}
 		b.run("desktop", chromedp.EmulateReset())
 
-		b.submit("signed-out", click(`form[action="/console/signout"] button`))
+		b.signOut()
 		b.visit(fmt.Sprintf("/console/products/%d", f.product), "after-sign-out")
 		if got := b.text("h1"); got != "Sign in" {
 			t.Errorf("after sign-out the product page shows %q", got)

@@ -181,7 +181,7 @@ func TestConsoleStockImportAndExport(t *testing.T) {
 		if status != http.StatusOK || !strings.Contains(page, "3 of 3 lines would fail") || strings.Contains(page, "Apply import") {
 			t.Errorf("preview of a failing file: %d\n%s", status, page)
 		}
-		for _, msg := range []string{"insufficient stock", "Z-9", "NOPE"} {
+		for _, msg := range []string{"Not enough stock", "Z-9", "NOPE"} {
 			if !strings.Contains(html.UnescapeString(page), msg) {
 				t.Errorf("the preview does not say %q", msg)
 			}

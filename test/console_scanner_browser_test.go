@@ -279,13 +279,17 @@ func TestConsoleScannerFlows(t *testing.T) {
 			b.expect("a scan after an error page", "h1", "SKU-200", search)
 
 			// A lot-tracked product arrives: the GS1 scan of its label
-			// opens goods in with the lot and the best-before filled in;
-			// the bin's Enter moves on to the quantity, which books in.
+			// opens goods in with the lot and the best-before filled in
+			// and the focus in the bin; the bin's Enter moves on to the
+			// quantity, which books in.
 			milk := f.api.id(t, "POST", "/api/articleDetails", map[string]any{"number": "MILK-1", "name": "Oat milk",
 				"ean": "4006381333931", "lotTracked": true})
 			milkPage := fmt.Sprintf("/console/products/%d", milk)
 			b.scan("gs1-scan", "(01)04006381333931(17)270531(10)L-42")
-			b.expect("a GS1 scan", "h1", "MILK-1", search)
+			b.expect("a GS1 scan", "#goods-in label:has(input[name=bin])", "Bin location", milkPage+"/in bin")
+			if got := b.text("h1"); !strings.Contains(got, "MILK-1") {
+				t.Errorf("a GS1 scan opens %q", got)
+			}
 			if lot, date := evalJS[string](b, `document.querySelector("#goods-in input[name=lot]").value`),
 				evalJS[string](b, `document.querySelector("#goods-in input[name=bestBefore]").value`); lot != "L-42" || date != "2027-05-31" {
 				t.Errorf("goods in after the GS1 scan: lot %q, best-before %q", lot, date)
@@ -311,9 +315,12 @@ func TestConsoleScannerFlows(t *testing.T) {
 			if got := f.api.stockOn(t, milk, "A-03"); got != 5 {
 				t.Errorf("A-03 holds %d of MILK-1, want 5", got)
 			}
-			// The lot's number finds its product.
+			// The lot's number finds the lot, of its product.
 			b.scan("lot-search", "L-42")
-			b.expect("a lot number", "h1", "MILK-1", search)
+			b.expect("a lot number", "h1", "Lot L-42", search)
+			if got := b.text(".title p"); !strings.Contains(got, "MILK-1") {
+				t.Errorf("the lot's page names %q", got)
+			}
 		})
 	}
 }
@@ -489,6 +496,9 @@ func TestConsolePagesFitAPhone(t *testing.T) {
 		{"/console/orders", "orders"},
 		{order, "order"},
 		{"/console/low-stock", "low-stock"},
+		{"/console/move", "move"},
+		{"/console/lots", "recall"},
+		{"/console/search?q=L-2027-05-OATS-0001", "lot"},
 		{"/console/stock", "stock"},
 		{"/console/webhooks", "webhooks"},
 		{fmt.Sprintf("/console/webhooks/%v", webhooks[0].(map[string]any)["id"]), "webhook"},
@@ -555,7 +565,9 @@ func TestConsolePagesFitAPhone(t *testing.T) {
 	b.submit("import-without-mode", chromedp.SetUploadFiles(chromedp.CSS(`input[type=file]`), []string{file}), click(`form[action="/console/stock/preview"] button`))
 	check("import-without-mode")
 
-	// A reader's forbidden page.
+	// A reader's forbidden page. On a phone, signing out is in the menu.
+	b.run("open the menu", click(`details.more > summary`))
+	check("menu-open")
 	b.submit("signed-out", click(`form[action="/console/signout"] button`))
 	check("signed-out")
 	b.signIn("rita", readerKey)

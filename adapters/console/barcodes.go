@@ -81,6 +81,13 @@ func gtinSymbol(g domainbarcode.GTIN) (symbol, error) {
 	return symbol{bars: b, kind: "GS1-128", text: "(01)" + s, quietLeft: 10, quietRight: 10}, err
 }
 
+// gs1Symbol encodes an element string (raw, as Encode writes it) in
+// GS1-128: FNC1 first, the string's brackets under the bars.
+func gs1Symbol(raw, brackets string) (symbol, error) {
+	b, err := code128.Encode(string(code128.FNC1) + raw)
+	return symbol{bars: b, kind: "GS1-128", text: brackets, quietLeft: 10, quietRight: 10}, err
+}
+
 // productSymbol is a product's barcode: its EAN, else its number in Code 128.
 func productSymbol(a *catalog.ArticleDetail) (symbol, error) {
 	if a.EAN() != "" {

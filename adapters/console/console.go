@@ -116,6 +116,8 @@ func New(app *application.App, log *zap.Logger, cfg Config) (*Handler, error) {
 	h.pickingRoutes()
 	h.receivingRoutes()
 	h.transferRoutes()
+	h.relocateRoutes()
+	h.lotRoutes()
 	h.csvRoutes()
 	h.lowStockRoutes()
 	h.webhookRoutes()
@@ -312,6 +314,10 @@ func pageOf(path string) string {
 	case "/console/signin", "/console/signout":
 		return "/console/signin"
 	}
+	// A purchase order's receive form posts to the order's own page.
+	if strings.HasPrefix(path, "/console/receiving/") {
+		return path
+	}
 	if i := strings.LastIndexByte(strings.TrimSuffix(path, "/"), '/'); i > 0 {
 		return path[:i]
 	}
@@ -377,7 +383,7 @@ func (h *Handler) errorPage(w http.ResponseWriter, r *http.Request, status int, 
 func recordOf(path string) string {
 	for prefix, what := range map[string]string{
 		"/console/products/": "product", "/console/bins/": "bin location", "/console/orders/": "order",
-		"/console/warehouses/": "warehouse", "/console/webhooks/": "webhook",
+		"/console/warehouses/": "warehouse", "/console/webhooks/": "webhook", "/console/lots/": "lot",
 	} {
 		if strings.HasPrefix(path, prefix) {
 			return what

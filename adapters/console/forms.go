@@ -25,6 +25,9 @@ type form struct {
 	Key    string
 	Values map[string]string
 	Errors map[string]string
+	// Asks is the quantity box whose number is so large that the form
+	// asks before booking it (entry).
+	Asks string
 }
 
 func newForm() *form {

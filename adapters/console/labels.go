@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/shopstock/inventory/application"
+	"github.com/shopstock/inventory/domain/limit"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -43,8 +44,12 @@ func (h *Handler) binLabel(w http.ResponseWriter, r *http.Request, u *applicatio
 		return err
 	}
 	code := v.BinLocation.Code()
+	repeated, err := h.repeatedCodes(r, []string{code})
+	if err != nil {
+		return err
+	}
 	d := labelsData{Heading: "Label of bin " + code, Back: fmt.Sprintf("/console/bins/%d", id), Labels: []label{{
-		Barcode: code128SVG(code, labelBarHeight), Caption: code, Detail: wh.Code() + " · " + wh.Name(),
+		Barcode: code128SVG(code, labelBarHeight), Caption: binCaption(code, wh.Code(), repeated), Detail: wh.Code() + " · " + wh.Name(),
 	}}}
 	h.render(w, r, http.StatusOK, "labels", view{Title: d.Heading, Nav: "warehouses", User: u, Data: d})
 	return nil
@@ -74,11 +79,19 @@ func (h *Handler) warehouseLabels(w http.ResponseWriter, r *http.Request, u *app
 		return err
 	}
 	d := labelsData{Heading: "Labels of warehouse " + wh.Code(), Back: fmt.Sprintf("/console/warehouses/%d?%s", id, r.URL.RawQuery)}
+	var codes []string
+	for _, b := range bins.Items {
+		codes = append(codes, b.Code())
+	}
+	repeated, err := h.repeatedCodes(r, codes)
+	if err != nil {
+		return err
+	}
 	for _, b := range bins.Items {
 		if b.IsNull() {
 			continue // stock without a bin has no shelf to stick a label on
 		}
-		d.Labels = append(d.Labels, label{Barcode: code128SVG(b.Code(), labelBarHeight), Caption: b.Code(), Detail: wh.Code()})
+		d.Labels = append(d.Labels, label{Barcode: code128SVG(b.Code(), labelBarHeight), Caption: binCaption(b.Code(), wh.Code(), repeated), Detail: wh.Code()})
 	}
 	h.render(w, r, http.StatusOK, "labels", view{Title: d.Heading, Nav: "warehouses", User: u, Data: d})
 	return nil
@@ -103,4 +116,41 @@ func (h *Handler) productLabel(w http.ResponseWriter, r *http.Request, u *applic
 	d := labelsData{Heading: "Label of product " + a.Number(), Back: fmt.Sprintf("/console/products/%d", id), Labels: []label{l}}
 	h.render(w, r, http.StatusOK, "labels", view{Title: d.Heading, Nav: "search", User: u, Data: d})
 	return nil
+}
+
+// repeatedCodes are those of codes that name bin locations in more than
+// one warehouse.
+func (h *Handler) repeatedCodes(r *http.Request, codes []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	if len(codes) == 0 {
+		return out, nil
+	}
+	values := make([]any, len(codes))
+	for i, c := range codes {
+		values[i] = c
+	}
+	p, err := h.app.BinLocations(r.Context(), ports.ListQuery{Limit: limit.MaxListLimit, Filters: []ports.Filter{
+		{Property: "binLocation.code", Expression: ports.ExprIn, Values: values}}})
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]int64{}
+	for _, b := range p.Items {
+		if wh, ok := seen[b.Code()]; ok && wh != b.WarehouseID() {
+			out[b.Code()] = true
+		}
+		seen[b.Code()] = b.WarehouseID()
+	}
+	return out, nil
+}
+
+// binCaption is the text under a bin's barcode: its code, and its
+// warehouse's code in front where the code repeats across warehouses, so
+// that a person tells the shelves apart (a scan of such a code lists the
+// bins of each warehouse).
+func binCaption(code, warehouse string, repeated map[string]bool) string {
+	if repeated[code] {
+		return warehouse + " · " + code
+	}
+	return code
 }

@@ -25,17 +25,17 @@ type ledgerData struct {
 	Page, Pages int
 }
 
-// ledger reads a page of the entries that match filter, newest first (the
+// ledger reads a page of the entries that match every filter, newest first (the
 // page in the query's "ledger"), with the numbers and codes of what they
 // name.
-func (h *Handler) ledger(r *http.Request, filter ports.Filter) (ledgerData, error) {
+func (h *Handler) ledger(r *http.Request, filters ...ports.Filter) (ledgerData, error) {
 	ctx := r.Context()
 	d := ledgerData{Page: 1}
 	if p, err := strconv.Atoi(r.URL.Query().Get("ledger")); err == nil && p > 1 && p < 1_000_000 {
 		d.Page = p
 	}
 	p, err := h.app.StockLedgerEntries(ctx, ports.ListQuery{Start: (d.Page - 1) * ledgerPerPage, Limit: ledgerPerPage,
-		Filters: []ports.Filter{filter}, Sorts: []ports.Sort{{Property: "stockLedgerEntry.id", Descending: true}}})
+		Filters: filters, Sorts: []ports.Sort{{Property: "stockLedgerEntry.id", Descending: true}}})
 	if err != nil {
 		return d, err
 	}

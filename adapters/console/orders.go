@@ -138,6 +138,11 @@ func (h *Handler) shipPosition(w http.ResponseWriter, r *http.Request, u *applic
 		return err
 	}
 	f := postedForm(r)
+	// What a position still has to ship bounds its quantity: only a code
+	// that landed in the box is told here.
+	if _, err := h.entry(r.Context(), f, "quantity", stock.MaxQuantity, scanInto{bin: "bin"}); err != nil {
+		return err
+	}
 	q := f.quantity("quantity", true)
 	at := f.location("warehouse", "bin")
 	if err := h.checkBin(r, f, "warehouse", "bin"); err != nil {

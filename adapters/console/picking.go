@@ -143,6 +143,13 @@ func (h *Handler) returnRequest(r *http.Request, f *form, id int64) (application
 		if !strings.HasPrefix(field, "ret_") || err != nil || detail <= 0 || v == "" || v == "0" {
 			continue
 		}
+		// What a position can take back bounds its box: only a code that
+		// landed there is told here.
+		if ok, err := h.entry(r.Context(), f, field, stock.MaxQuantity, scanInto{bin: "bin"}); err != nil {
+			return application.ReturnRequest{}, err
+		} else if !ok {
+			continue
+		}
 		if q := f.quantity(field, true); q > 0 {
 			lines = append(lines, order.ReturnLine{OrderDetailID: detail, Quantity: q})
 		}

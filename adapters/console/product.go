@@ -233,9 +233,18 @@ func (f *form) destination(binField string) string {
 // checkBin fails the bin field of a form when its code names no bin
 // location of the chosen warehouse.
 func (h *Handler) checkBin(r *http.Request, f *form, warehouseField, binField string) error {
-	code := f.Val(binField)
 	wh, err := strconv.ParseInt(f.Val(warehouseField), 10, 64)
-	if code == "" || err != nil || !limit.ValidID(wh) {
+	if err != nil || !limit.ValidID(wh) {
+		return nil
+	}
+	return h.checkBinIn(r, f, wh, binField)
+}
+
+// checkBinIn fails the bin field of a form when its code names no bin
+// location of the warehouse.
+func (h *Handler) checkBinIn(r *http.Request, f *form, wh int64, binField string) error {
+	code := f.Val(binField)
+	if code == "" {
 		return nil
 	}
 	p, err := h.app.BinLocations(r.Context(), ports.ListQuery{Limit: 1, Filters: []ports.Filter{
@@ -290,6 +299,15 @@ func (h *Handler) productAction(name, endpoint string, where fields, build func(
 			return err
 		}
 		f := postedForm(r)
+		held, err := h.held(r.Context(), id, 0)
+		if err != nil {
+			return err
+		}
+		if ok, err := h.entry(r.Context(), f, "quantity", held, scanInto{bin: "bin"}); err != nil {
+			return err
+		} else if !ok {
+			return h.productPage(w, r, u, id, http.StatusBadRequest, map[string]*form{name: f})
+		}
 		op, done := build(f, id)
 		// A bin code that names nothing is told now, beside whatever else
 		// is wrong, rather than after the rest is put right.

@@ -1,11 +1,13 @@
 package console
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/access"
@@ -54,6 +56,11 @@ type receiptData struct {
 	// DefaultBin is the chosen product's default bin in the order's
 	// warehouse, "" when it has none (then the unknown bin takes it).
 	DefaultBin string
+	// Lots tells whether the form asks for a lot: the chosen product is
+	// lot-tracked, or a scan brought one.
+	Lots bool
+	// Focus is the field the next scan goes to.
+	Focus string
 }
 
 // receiptFields are the properties of a one-line receipt and the fields of
@@ -61,6 +68,7 @@ type receiptData struct {
 var receiptFields = fields{
 	"lines[0].quantity":    "quantity",
 	"lines[0].binLocation": "bin",
+	"lines[0].lot":         "lot",
 	"lines[0].lineId":      "product",
 	"lines":                "product",
 	"status":               "",
@@ -104,9 +112,13 @@ func (h *Handler) showReceiving(w http.ResponseWriter, r *http.Request, u *appli
 	if err != nil {
 		return err
 	}
+	// The product is scanned into a form of its own that only chooses the
+	// line, so that its Enter books nothing.
 	f := newForm()
-	if line := r.URL.Query().Get("line"); line != "" {
-		f.Values["line"] = line
+	for _, name := range []string{"line", "product"} {
+		if v := strings.TrimSpace(r.URL.Query().Get(name)); v != "" {
+			f.Values[name] = v
+		}
 	}
 	return h.receiptPage(w, r, u, id, http.StatusOK, f)
 }
@@ -125,7 +137,7 @@ func (h *Handler) receive(w http.ResponseWriter, r *http.Request, u *application
 	if err != nil {
 		return err
 	}
-	chosen := chooseLine(f, rows)
+	chosen := h.chooseLine(f, rows)
 	if chosen == nil {
 		return h.receiptPage(w, r, u, id, http.StatusBadRequest, f)
 	}
@@ -135,11 +147,26 @@ func (h *Handler) receive(w http.ResponseWriter, r *http.Request, u *application
 		delete(f.Values, "bin")
 		return h.receiptPage(w, r, u, id, http.StatusOK, f)
 	}
-	q := f.quantity("quantity", true)
+	// What the line still expects bounds its quantity (an over-receipt
+	// says so): only a code that landed in the box is told here.
+	if ok, err := h.entry(r.Context(), f, "quantity", stock.MaxQuantity, scanInto{bin: "bin", product: "product"}); err != nil {
+		return err
+	} else if !ok {
+		return h.receiptPage(w, r, u, id, http.StatusBadRequest, f)
+	}
+	line := purchase.ReceiptLine{LineID: chosen.Line.ID(), Quantity: f.quantity("quantity", true)}
+	if chosen.Article != nil && chosen.Article.LotTracked() {
+		if line.Lot = f.lot("lot", "bestBefore"); line.Lot == nil {
+			f.fail("lot", "This product is lot-tracked: enter or scan the lot number.")
+		}
+	}
+	if err := h.checkBinIn(r, f, o.WarehouseID(), "bin"); err != nil {
+		return err
+	}
 	if f.Failed() {
 		return h.receiptPage(w, r, u, id, http.StatusBadRequest, f)
 	}
-	out, err := h.receiveLine(r, u, f, o, purchase.ReceiptLine{LineID: chosen.Line.ID(), Quantity: q})
+	out, err := h.receiveLine(r, u, f, o, line, chosen)
 	if err != nil {
 		return err
 	}
@@ -157,7 +184,7 @@ func (h *Handler) receive(w http.ResponseWriter, r *http.Request, u *application
 // receiveLine books line of o into the bin the form names (the default
 // strategy when none) under the form's key; what the service refuses is
 // put beside the form's fields.
-func (h *Handler) receiveLine(r *http.Request, u *application.ConsoleUser, f *form, o *purchase.Order, line purchase.ReceiptLine) (application.BatchOutcome, error) {
+func (h *Handler) receiveLine(r *http.Request, u *application.ConsoleUser, f *form, o *purchase.Order, line purchase.ReceiptLine, chosen *receiptLineRow) (application.BatchOutcome, error) {
 	if code := f.Val("bin"); code != "" {
 		line.At = &stock.LocationSpec{BinLocation: &stock.BinLocationSpec{Code: code, WarehouseID: o.WarehouseID()}}
 	}
@@ -167,8 +194,8 @@ func (h *Handler) receiveLine(r *http.Request, u *application.ConsoleUser, f *fo
 		return json.Marshal(receiptID)
 	})
 	switch errs.KindOf(err) {
-	case errs.Invalid:
-		f.place(receiptMessage(err), errs.PropertyOf(err), receiptFields, "quantity")
+	case errs.Invalid, errs.NotFound:
+		f.place(h.receiptMessage(r.Context(), err, chosen), errs.PropertyOf(err), receiptFields, "quantity")
 	case errs.Conflict:
 		_ = formError(f, err)
 	default:
@@ -194,20 +221,41 @@ func (h *Handler) receiptNotice(r *http.Request, id int64, out application.Batch
 	return notice, nil
 }
 
-// receiptMessage is a refused receipt's message as the person reads it
-// beside the field: the rule broken, without the request's property name,
+// receiptMessage is a refused receipt's message as the worker reads it
+// beside the field: how many pieces the line still expects, or the rule
+// broken in the worker's words, without the request's property names,
 // which the field's place already says.
-func receiptMessage(err error) string {
-	if e, ok := errs.As(err); ok && len(e.Fields) == 1 {
-		return e.Fields[0].Message
+func (h *Handler) receiptMessage(ctx context.Context, err error, chosen *receiptLineRow) string {
+	e, ok := errs.As(err)
+	if !ok {
+		return messageOf(err)
 	}
-	return messageOf(err)
+	if e.Code == purchase.OverReceipt {
+		number := "this product"
+		if chosen.Article != nil {
+			number = chosen.Article.Number()
+		}
+		if chosen.Outstanding == 0 {
+			return fmt.Sprintf("Nothing more of %s is expected on this order.", number)
+		}
+		if chosen.Outstanding == 1 {
+			return fmt.Sprintf("Only 1 more of %s is expected on this order.", number)
+		}
+		return fmt.Sprintf("Only %d more of %s are expected on this order.", chosen.Outstanding, number)
+	}
+	fl := failureOf(err)
+	if len(e.Fields) == 1 {
+		fl.Message = e.Fields[0].Message
+	}
+	return h.say(ctx, fl)
 }
 
-// chooseLine finds the line the form names: by the product number scanned
-// or typed, else by the line chosen from the list. It puts an error beside
-// the product when there is none.
-func chooseLine(f *form, rows []receiptLineRow) *receiptLineRow {
+// chooseLine finds the line the form names: by what was scanned or typed
+// into the product field (a product number, an EAN or GTIN, a GS1 element
+// string, whose lot and best-before fill in the form's empty lot fields),
+// else by the line chosen from the list. It puts an error beside the
+// product when there is none.
+func (h *Handler) chooseLine(f *form, rows []receiptLineRow) *receiptLineRow {
 	product := f.Val("product")
 	if product == "" {
 		if id, err := strconv.ParseInt(f.Val("line"), 10, 64); err == nil {
@@ -220,16 +268,46 @@ func chooseLine(f *form, rows []receiptLineRow) *receiptLineRow {
 		f.fail("product", "Scan or type a product number.")
 		return nil
 	}
+	scan, err := h.app.ReadScan(product)
+	if err != nil {
+		f.fail("product", scanProblem(err))
+		return nil
+	}
+	if scan.GTIN != "" {
+		for i := range rows {
+			if a := rows[i].Article; a != nil && a.EAN().Same(scan.GTIN) {
+				if es := scan.GS1; es != nil {
+					fillLot(f, es.Lot, es.BestBefore)
+				}
+				return &rows[i]
+			}
+		}
+		if scan.GS1 != nil {
+			f.fail("product", fmt.Sprintf("No line of this purchase order has the GTIN %s.", scan.GTIN))
+			return nil
+		}
+	}
 	for _, exact := range []bool{true, false} {
 		for i := range rows {
 			a := rows[i].Article
-			if a != nil && (a.Number() == product || (!exact && strings.EqualFold(a.Number(), product))) {
+			if a != nil && (a.Number() == scan.Text || (!exact && strings.EqualFold(a.Number(), scan.Text))) {
 				return &rows[i]
 			}
 		}
 	}
 	f.fail("product", fmt.Sprintf("%s is not on this purchase order.", product))
 	return nil
+}
+
+// fillLot puts a scan's lot and best-before date into a form's empty lot
+// fields.
+func fillLot(f *form, lot string, bestBefore time.Time) {
+	if lot != "" && f.Val("lot") == "" {
+		f.Values["lot"] = lot
+	}
+	if !bestBefore.IsZero() && f.Val("bestBefore") == "" {
+		f.Values["bestBefore"] = bestBefore.Format("2006-01-02")
+	}
 }
 
 // receivedNotice says what the receipt brought, where it went and what is
@@ -260,6 +338,9 @@ func (h *Handler) receivedNotice(r *http.Request, id, receiptID int64, chosen *r
 		number := "the product"
 		if chosen.Article != nil {
 			number = chosen.Article.Number()
+		}
+		if rl.LotNumber != "" {
+			number += " of lot " + rl.LotNumber
 		}
 		parts = append(parts, fmt.Sprintf("Received %d × %s on %s; %d outstanding on this line.", rl.Quantity, number, bin, outstanding))
 	}
@@ -312,20 +393,31 @@ func (h *Handler) receiptPage(w http.ResponseWriter, r *http.Request, u *applica
 	for _, row := range d.Lines {
 		d.Outstanding += row.Outstanding
 	}
+	d.Focus = "product"
 	if f.Val("product") != "" || f.Val("line") != "" {
 		probe := &form{Values: f.Values, Errors: map[string]string{}}
-		if chosen := chooseLine(probe, d.Lines); chosen != nil {
+		chosen := h.chooseLine(probe, d.Lines)
+		if msg := probe.Err("product"); msg != "" {
+			f.fail("product", msg)
+		}
+		if chosen != nil {
 			chosen.Chosen = true
 			d.Chosen = chosen
 			if chosen.Article != nil {
 				f.Values["product"] = chosen.Article.Number()
+				d.Lots = chosen.Article.LotTracked()
 			}
+			d.Lots = d.Lots || f.Val("lot") != "" || f.Err("lot") != ""
 			delete(f.Values, "line")
 			if d.DefaultBin, err = h.defaultBin(r, chosen.Line.ArticleDetailID(), o.WarehouseID()); err != nil {
 				return err
 			}
 			if _, typed := f.Values["bin"]; !typed {
 				f.Values["bin"] = d.DefaultBin
+			}
+			d.Focus = "quantity"
+			if d.Lots && f.Val("lot") == "" {
+				d.Focus = "lot"
 			}
 		}
 	}

@@ -35,6 +35,9 @@ func (h *Handler) search(w http.ResponseWriter, r *http.Request, u *application.
 			return nil
 		}
 		d.Searched, alert = true, t.Problem
+		if t.Kind == application.ScanMalformed {
+			alert = "This scan is " + t.Problem
+		}
 		if t.Matches != nil {
 			d.ScanMatches = t.Matches
 		}
@@ -47,8 +50,11 @@ func (h *Handler) search(w http.ResponseWriter, r *http.Request, u *application.
 // that does not).
 func scanPage(t application.ScanTarget) string {
 	switch t.Kind {
-	case application.ScanProduct, application.ScanLot:
+	case application.ScanProduct:
 		return fmt.Sprintf("/console/products/%d", t.Product.ID)
+	case application.ScanLot:
+		// A lot's number asks where the lot is and who received it.
+		return fmt.Sprintf("/console/lots/%d", t.Lot.ID)
 	case application.ScanGoods:
 		// A GS1 scan is goods arriving: it opens the product's goods-in.
 		return goodsInAfterScan(t.Product.ID, *t.Goods)
@@ -93,4 +99,10 @@ func goodsInFromScan(r *http.Request, goods *form) {
 			goods.Values[name] = v
 		}
 	}
+}
+
+// scanProblem tells what is wrong with a scan meant as a GS1 element
+// string, as ReadScan found it.
+func scanProblem(err error) string {
+	return "This scan is " + err.Error() + "."
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/stock"
 	"github.com/shopstock/inventory/domain/warehouse"
 	"github.com/shopstock/inventory/ports"
 )
@@ -34,6 +35,8 @@ type csvData struct {
 type previewLine struct {
 	application.ImportLine
 	application.ImportLinePreview
+	// Says why the line would fail, in the worker's words.
+	Says string
 }
 
 type importPreview struct {
@@ -140,7 +143,13 @@ func (h *Handler) preview(r *http.Request, u *application.ConsoleUser, mode appl
 		if len(pv.Lines) == previewRows {
 			break
 		}
-		pv.Lines = append(pv.Lines, previewLine{ImportLine: lines[i], ImportLinePreview: l})
+		row := previewLine{ImportLine: lines[i], ImportLinePreview: l}
+		if !l.Success && !l.Skipped {
+			if row.Says, err = h.importSays(r, lines[i], l); err != nil {
+				return nil, err
+			}
+		}
+		pv.Lines = append(pv.Lines, row)
 		pv.Lots = pv.Lots || lines[i].Lot != nil
 	}
 	pv.Shown = len(pv.Lines)
@@ -207,4 +216,40 @@ func (h *Handler) csvPage(w http.ResponseWriter, r *http.Request, u *application
 	d.Warehouses = whs
 	h.render(w, r, status, "stockcsv", view{Title: "Import and export", Nav: "stock", User: u, Data: d})
 	return nil
+}
+
+// importSays tells why an import line would fail, in the worker's words:
+// by the rule it breaks and the codes the line itself names.
+func (h *Handler) importSays(r *http.Request, l application.ImportLine, p application.ImportLinePreview) (string, error) {
+	if l.Problem != "" {
+		return "This line cannot be read: " + l.Problem + ".", nil
+	}
+	switch p.Code {
+	case stock.UnknownWarehouse:
+		return fmt.Sprintf("There is no warehouse %s.", l.WarehouseCode), nil
+	case stock.UnknownBinLocation:
+		return fmt.Sprintf("There is no bin location %s in warehouse %s.", l.BinLocationCode, l.WarehouseCode), nil
+	case "":
+		// The one failure of a readable line without a rule is a product
+		// number that names nothing.
+		id, err := h.articleByNumber(r, l.ArticleDetailNumber)
+		if err != nil {
+			return "", err
+		}
+		if id == 0 {
+			return fmt.Sprintf("There is no product %s.", l.ArticleDetailNumber), nil
+		}
+	}
+	return h.say(r.Context(), failure{Message: p.Message, Property: p.Property, Code: p.Code, Subject: p.Subject}), nil
+}
+
+// articleByNumber is the id of the product with that number, 0 when none.
+func (h *Handler) articleByNumber(r *http.Request, number string) (int64, error) {
+	p, err := h.app.ArticleDetails(r.Context(), ports.ListQuery{Limit: 1, Filters: []ports.Filter{
+		{Property: "articleDetail.number", Expression: ports.ExprEqual, Values: []any{number}},
+	}})
+	if err != nil || len(p.Items) == 0 {
+		return 0, err
+	}
+	return p.Items[0].Article.ID(), nil
 }

@@ -186,7 +186,7 @@ func (h *Handler) moveTransfer(w http.ResponseWriter, r *http.Request, u *applic
 	switch {
 	case err == nil:
 	case errs.KindOf(err) == errs.Invalid:
-		f.place(receiptMessage(err), errs.PropertyOf(err), transferFields, "quantity")
+		f.place(transferMessage(err), errs.PropertyOf(err), transferFields, "quantity")
 		return h.transferPage(w, r, u, id, http.StatusBadRequest, f.renew())
 	case errs.KindOf(err) == errs.Conflict:
 		_ = formError(f, err)
@@ -315,3 +315,12 @@ func (h *Handler) transferPage(w http.ResponseWriter, r *http.Request, u *applic
 // CanTransfer tells whether the signed-in user may ship and receive
 // transfers.
 func (v view) CanTransfer() bool { return v.User != nil && may(v.User, access.ManageTransfers) }
+
+// transferMessage is what a refused shipment or receipt says: the message
+// of its one field at fault, else the whole message.
+func transferMessage(err error) string {
+	if e, ok := errs.As(err); ok && len(e.Fields) == 1 {
+		return e.Fields[0].Message
+	}
+	return messageOf(err)
+}

@@ -160,9 +160,22 @@ func TestAScanMeantAsAnElementStringMustBeOne(t *testing.T) {
 		// valid GTIN-14, then another AI.
 		"0104006381333931" + "17261301",
 		"0104006381333931" + "10" + "L-1234567890123456789",
+		// Without identifier, a GTIN-14 with a wrong check digit followed
+		// by a lot or a date is a misread element string.
+		"0104006381333932" + "17270531" + "10L-42",
+		"0104006381333932" + "10L-42",
 	} {
 		if _, err := ReadScan(scan, today); err == nil || !strings.HasPrefix(err.Error(), "not a GS1 element string: ") {
 			t.Errorf("%q: got %v", scan, err)
+		}
+	}
+}
+
+func TestDigitsThatOnlyBeginLikeAnElementStringArePlainText(t *testing.T) {
+	for _, scan := range []string{"0104006381333932", "01040063813339329999", "0112345678901234-7"} {
+		s, err := ReadScan(scan, today)
+		if err != nil || s.GS1 != nil {
+			t.Errorf("%q: GS1 %v, error %v; want plain text", scan, s.GS1, err)
 		}
 	}
 }

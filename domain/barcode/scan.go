@@ -70,16 +70,23 @@ func ReadScan(s string, today time.Time) (Scan, error) {
 // recognisablyGS1 tells whether s opens with AI 01 and a GTIN-14 with the
 // right check digit, followed by nothing or by two digits, the start of
 // the next AI: no product, bin or order number looks like that by chance.
+// Fourteen digits after AI 01 with a wrong check digit, followed by a lot,
+// a date or a serial number, are meant as an element string too (a
+// misread or a misprint), which reading it then says.
 func recognisablyGS1(s string) bool {
-	if len(s) < 16 || !strings.HasPrefix(s, "01") {
-		return false
-	}
-	if _, err := ParseGTIN(s[2:16]); err != nil {
+	if len(s) < 16 || !strings.HasPrefix(s, "01") || !allDigits(s[2:16]) {
 		return false
 	}
 	rest := s[16:]
-	return rest == "" || len(rest) >= 2 && allDigits(rest[:2])
+	if _, err := ParseGTIN(s[2:16]); err == nil {
+		return rest == "" || len(rest) >= 2 && allDigits(rest[:2])
+	}
+	return len(rest) > 2 && followsGTIN[rest[:2]]
 }
+
+// followsGTIN are the AIs that follow AI 01 on goods: lot, production,
+// packaging, best-before and expiry dates, serial number.
+var followsGTIN = map[string]bool{"10": true, "11": true, "13": true, "15": true, "17": true, "21": true}
 
 func startsWithAI(s string) bool {
 	_, _, ok := openingAI(s)

@@ -18,7 +18,7 @@ func TestUnresolvedInputIsRefused(t *testing.T) {
 		{"no article to default", func(inv *WorkingSet) error { return inv.setDefault(0, binOf(shelfA), true) }, errs.Invalid},
 		{"no warehouse", func(inv *WorkingSet) error { return inv.change(article, Location{}, 1, nil, ref) }, errs.Internal},
 		{"a bin in another warehouse", func(inv *WorkingSet) error {
-			return inv.set(article, Location{WarehouseID: wh2, BinLocationID: shelfA}, 1, nil, ref)
+			return inv.set(article, Location{WarehouseID: wh2, BinLocationID: shelfA}, 1, nil, false, ref)
 		}, errs.Internal},
 		{"a destination that is not resolved", func(inv *WorkingSet) error {
 			_, err := inv.relocate(article, atA, Location{BinLocationID: shelfB}, 1, false, nil, ref)

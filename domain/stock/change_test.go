@@ -73,19 +73,19 @@ func TestAFailingOperationChangesNothing(t *testing.T) {
 		{
 			name:    "set a negative quantity",
 			rows:    []row{{bin: shelfA, stock: 4}},
-			op:      func(inv *WorkingSet) error { return inv.set(article, inWH1, -1, nil, ref) },
+			op:      func(inv *WorkingSet) error { return inv.set(article, inWH1, -1, nil, false, ref) },
 			message: `stocktake quantity of article detail 7 at warehouse "WH1" must not be negative, got -1`,
 		},
 		{
 			name:    "set a bin below its reserved stock",
 			rows:    []row{{bin: shelfA, stock: 4, reserved: 3}},
-			op:      func(inv *WorkingSet) error { return inv.set(article, atA, 2, nil, ref) },
+			op:      func(inv *WorkingSet) error { return inv.set(article, atA, 2, nil, false, ref) },
 			message: `cannot set stock of article detail 7 at bin location "A-01" in warehouse "WH1" to 2: 3 are reserved`,
 		},
 		{
 			name:    "set a warehouse below its reserved stock",
 			rows:    []row{{bin: shelfA, stock: 4, reserved: 3}, {bin: shelfB, stock: 2, reserved: 1}},
-			op:      func(inv *WorkingSet) error { return inv.set(article, inWH1, 3, nil, ref) },
+			op:      func(inv *WorkingSet) error { return inv.set(article, inWH1, 3, nil, false, ref) },
 			message: `cannot set stock of article detail 7 at warehouse "WH1" to 3: 4 are reserved`,
 		},
 		{

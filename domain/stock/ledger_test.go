@@ -45,7 +45,7 @@ func TestLedgerAndInvariantsHoldOverABatch(t *testing.T) {
 		case 0:
 			at := pick()
 			what = fmt.Sprintf("set %d at %s", q, at)
-			err = inv.set(a, at, q, nil, ref)
+			err = inv.set(a, at, q, nil, false, ref)
 		case 1:
 			at := pick()
 			what = fmt.Sprintf("change %d at %s", q, at)

@@ -140,8 +140,8 @@ func TestNoMappingHoldsMoreThanTheStockLimit(t *testing.T) {
 	}{
 		"incoming on the bin":          {func(ws *WorkingSet) error { return ws.change(article, atA, 6, nil, ref) }},
 		"incoming into the warehouse":  {func(ws *WorkingSet) error { return ws.change(article, inWH1, 6, nil, ref) }},
-		"a stocktake of the bin":       {func(ws *WorkingSet) error { return ws.set(article, atA, MaxStock+1, nil, ref) }},
-		"a stocktake of the warehouse": {func(ws *WorkingSet) error { return ws.set(article, inWH1, MaxStock+20, nil, ref) }},
+		"a stocktake of the bin":       {func(ws *WorkingSet) error { return ws.set(article, atA, MaxStock+1, nil, false, ref) }},
+		"a stocktake of the warehouse": {func(ws *WorkingSet) error { return ws.set(article, inWH1, MaxStock+20, nil, false, ref) }},
 		"a relocation onto the bin": {func(ws *WorkingSet) error {
 			_, err := ws.relocate(article, atB, atA, 6, false, nil, ref)
 			return err

@@ -7,12 +7,18 @@ import "github.com/shopstock/inventory/domain/errs"
 // strategy). It stamps the stocktake on the mapping it set, on a warehouse on
 // every mapping of the article there afterwards, even when no quantity
 // changed and so no ledger entry is written.
+//
+// A set that writes back what an export read (Restore) is no count: it
+// stamps only where it changes the stock, so that importing an unchanged
+// export leaves every "last counted" as it was.
 type Set struct {
 	ArticleDetailID int64
 	At              LocationSpec
 	Quantity        int
 	// Lot names the lot the pieces belong to (nil: none named).
 	Lot *LotSpec
+	// Restore: the quantity was read, not counted.
+	Restore bool
 }
 
 func (s Set) Declare(sc *Scope) { sc.Add(s.ArticleDetailID, s.At) }
@@ -22,12 +28,12 @@ func (s Set) Run(ws *WorkingSet, ref Reference) error {
 	if err != nil {
 		return err
 	}
-	return ws.set(s.ArticleDetailID, at, s.Quantity, s.Lot, ref)
+	return ws.set(s.ArticleDetailID, at, s.Quantity, s.Lot, s.Restore, ref)
 }
 
 // set sets the stock at a location: on a lot-tracked product, the stock of
 // the lot it names (which it must), else the stock of the product.
-func (ws *WorkingSet) set(article int64, at Location, quantity int, lot *LotSpec, ref Reference) error {
+func (ws *WorkingSet) set(article int64, at Location, quantity int, lot *LotSpec, restore bool, ref Reference) error {
 	if err := ws.check(article, at); err != nil {
 		return err
 	}
@@ -43,9 +49,9 @@ func (ws *WorkingSet) set(article int64, at Location, quantity int, lot *LotSpec
 		return err
 	}
 	if !at.IsWarehouse() {
-		return ws.setBin(article, at, quantity, number, ref)
+		return ws.setBin(article, at, quantity, number, restore, ref)
 	}
-	return ws.setWarehouse(article, at, quantity, number, ref)
+	return ws.setWarehouse(article, at, quantity, number, restore, ref)
 }
 
 // counted is what a stocktake counts on a mapping: its stock and reserved
@@ -60,7 +66,7 @@ func (m *Mapping) counted(lot string) (stock, reserved int) {
 	return 0, 0
 }
 
-func (ws *WorkingSet) setBin(article int64, at Location, quantity int, lot string, ref Reference) error {
+func (ws *WorkingSet) setBin(article int64, at Location, quantity int, lot string, restore bool, ref Reference) error {
 	stock, reserved, onBin := 0, 0, 0
 	if m := ws.existing(article, at.BinLocationID); m != nil {
 		stock, reserved = m.counted(lot)
@@ -73,6 +79,9 @@ func (ws *WorkingSet) setBin(article int64, at Location, quantity int, lot strin
 	if err := checkLimit(article, at, onBin, quantity-stock); err != nil {
 		return err
 	}
+	if restore && quantity == stock {
+		return nil
+	}
 	if err := ws.apply(article, []step{{at.WarehouseID, at.BinLocationID, quantity - stock, lot}}, EntryStocktake, ref); err != nil {
 		return err
 	}
@@ -84,7 +93,7 @@ func (ws *WorkingSet) setBin(article int64, at Location, quantity int, lot strin
 // bin (else the unknown bin location) and come off by the stock-out
 // strategy, of the named lot only on a lot-tracked product; every mapping
 // of the product there is counted.
-func (ws *WorkingSet) setWarehouse(article int64, at Location, quantity int, lot string, ref Reference) error {
+func (ws *WorkingSet) setWarehouse(article int64, at Location, quantity int, lot string, restore bool, ref Reference) error {
 	total, reserved := 0, 0
 	for m := range ws.inWarehouse(article, at.WarehouseID) {
 		s, r := m.counted(lot)
@@ -94,6 +103,9 @@ func (ws *WorkingSet) setWarehouse(article int64, at Location, quantity int, lot
 	if quantity < reserved {
 		return errs.Invalidf("cannot set stock of article detail %d at %s to %d: %d are reserved",
 			article, at, quantity, reserved).On("quantity").Breaks(BelowReserved).About(concerning(article, at))
+	}
+	if restore && quantity == total {
+		return nil
 	}
 	var steps []step
 	switch diff := quantity - total; {

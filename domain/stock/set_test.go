@@ -70,7 +70,7 @@ func TestSetIsAStocktake(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			inv := load(t, tt.rows...)
-			mustNot(t, inv.set(article, tt.at, tt.quantity, nil, ref))
+			mustNot(t, inv.set(article, tt.at, tt.quantity, nil, false, ref))
 			eq(t, "ledger", moves(inv), tt.moves)
 			eq(t, "state", state(inv), tt.after)
 			for _, m := range inv.Mappings() {
@@ -90,9 +90,23 @@ func TestSetIsAStocktake(t *testing.T) {
 
 func TestSetWithoutAChangeIsStillSavedForItsStamp(t *testing.T) {
 	inv := load(t, row{bin: shelfA, stock: 2})
-	mustNot(t, inv.set(article, atA, 2, nil, ref))
+	mustNot(t, inv.set(article, atA, 2, nil, false, ref))
 	upserted, removed, entries := inv.Changes()
 	eq(t, "upserted", rowsOf(upserted), want(row{bin: shelfA, stock: 2}))
 	eq(t, "removed", len(removed), 0)
 	eq(t, "entries", len(entries), 0)
+}
+
+func TestASetThatRestoresWhatWasReadStampsOnlyWhereItChangesTheStock(t *testing.T) {
+	inv := load(t, row{bin: shelfA, stock: 2}, row{bin: shelfB, stock: 5})
+	mustNot(t, Set{ArticleDetailID: article, At: LocationSpec{BinLocation: &BinLocationSpec{ID: shelfA}}, Quantity: 2, Restore: true}.Run(inv, ref))
+	mustNot(t, Set{ArticleDetailID: article, At: LocationSpec{BinLocation: &BinLocationSpec{ID: shelfB}}, Quantity: 4, Restore: true}.Run(inv, ref))
+	upserted, _, entries := inv.Changes()
+	eq(t, "upserted", rowsOf(upserted), want(row{bin: shelfB, stock: 4}))
+	eq(t, "entries", len(entries), 1)
+	for _, m := range upserted {
+		if m.LastStockTake() == nil {
+			t.Errorf("the changed mapping on bin %d is not stamped", m.BinLocationID())
+		}
+	}
 }

@@ -57,7 +57,7 @@ func TestTotalsChangeByExactlyWhatTheWorkingSetWrites(t *testing.T) {
 			case 0:
 				_ = ws.change(a, at, rng.IntN(9)-4, nil, ref)
 			case 1:
-				_ = ws.set(a, at, rng.IntN(4), nil, ref)
+				_ = ws.set(a, at, rng.IntN(4), nil, false, ref)
 			case 2:
 				_, _ = ws.relocate(a, at, locations[rng.IntN(len(locations))], 1+rng.IntN(3), rng.IntN(2) == 0, nil, ref)
 			}

@@ -3,6 +3,14 @@
 (function () {
   "use strict";
 
+  // On a wide screen the menu's fold has no button (the stylesheet shows
+  // what it holds); a browser that cannot show a closed fold's content
+  // gets it open.
+  var more = document.querySelector("details.more");
+  if (more && window.matchMedia && window.matchMedia("(min-width: 40.01rem)").matches) {
+    more.open = true;
+  }
+
   document.querySelectorAll("[data-print]").forEach(function (button) {
     button.addEventListener("click", function () { window.print(); });
   });
@@ -21,16 +29,40 @@
   // the focus is given here once the page is shown, unless the worker has
   // already put it somewhere else. A field in error has its text selected,
   // so that the corrected scan replaces it.
+  //
+  // A page opened at a form's anchor (a GS1 scan opens the goods-in form
+  // with its lot and date filled in) gives the focus to that form's first
+  // empty field, so that the scan after it fills what is missing.
+  function anchoredField() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var section = id && document.getElementById(id);
+    var form = section && section.querySelector('form[method="post"]');
+    if (!form) {
+      return null;
+    }
+    var empty = Array.prototype.filter.call(form.elements, function (el) { return typed(el) && el.value === ""; });
+    return empty[0] || null;
+  }
   function giveFocus() {
     var target = document.querySelector("[aria-invalid=true]") ||
       document.querySelector(".form-error") ||
+      anchoredField() ||
       document.querySelector("[autofocus]");
     var active = document.activeElement;
-    if (!target || (active && active !== target && active !== document.body && active !== document.documentElement)) {
+    var chosen = active && active !== document.body && active !== document.documentElement && !active.hasAttribute("autofocus");
+    if (!target || (chosen && active !== target)) {
       return;
     }
     if (active !== target) {
       target.focus();
+    }
+    // A field in error shows its message below it: both are in view.
+    var label = target.getAttribute("aria-invalid") === "true" && target.closest("label");
+    if (label) {
+      var box = label.getBoundingClientRect();
+      if (box.bottom > window.innerHeight && box.height < window.innerHeight) {
+        window.scrollBy(0, box.bottom - window.innerHeight + 16);
+      }
     }
     if (typeof target.select === "function") {
       target.select();
@@ -67,14 +99,16 @@
 
   // A scanner in keyboard mode sends GS1's group separator (ASCII 29, after
   // a variable-length field such as a lot) as Ctrl+], which a browser types
-  // as nothing; the search field writes it as "␝", which the search
-  // reads as the separator. Without this, set the scanner to send "<GS>".
-  document.querySelectorAll('input[name="q"]').forEach(function (field) {
-    field.addEventListener("keydown", function (e) {
-      if (e.ctrlKey && !e.altKey && !e.metaKey && (e.key === "]" || e.code === "BracketRight")) {
-        e.preventDefault();
-        field.setRangeText("\u241d", field.selectionStart, field.selectionEnd, "end");
-      }
-    });
+  // as nothing; every field a scan may go to writes it as "\u241d", which
+  // the service reads as the separator. Without this, set the scanner to
+  // send "<GS>".
+  document.addEventListener("keydown", function (e) {
+    var field = e.target;
+    if (field.tagName !== "INPUT" || !/^(text|search)$/.test(field.type) ||
+        !e.ctrlKey || e.altKey || e.metaKey || !(e.key === "]" || e.code === "BracketRight")) {
+      return;
+    }
+    e.preventDefault();
+    field.setRangeText("\u241d", field.selectionStart, field.selectionEnd, "end");
   });
 }());
