@@ -211,6 +211,15 @@ func TestConsoleScannerFlows(t *testing.T) {
 			b.expect("another piece", "h2", "6 pieces scanned", countScan)
 			b.scan("count-unknown", "NO-SUCH-THING")
 			b.expect("a scan that names nothing", "#scan .error", "NO-SUCH-THING", countScan)
+			// A barcode scanned into the pieces box counts no millions.
+			b.tap("input[name=qty]")
+			b.scan("count-code-in-pieces", "96385075")
+			if got := b.text("#scan .error"); !strings.Contains(got, "96385075") {
+				t.Errorf("a code in the pieces box says %q", got)
+			}
+			if got := b.text("h2"); !strings.Contains(got, "6 pieces scanned") {
+				t.Errorf("a code in the pieces box changed the tally: %q", got)
+			}
 			if a2 := f.api.stockOn(t, f.product, "A-02"); a2 != 3 {
 				t.Errorf("scanning booked something: A-02 holds %d", a2)
 			}

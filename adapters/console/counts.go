@@ -230,9 +230,22 @@ func (h *Handler) showCountBin(w http.ResponseWriter, r *http.Request, u *applic
 	}
 	if qty := strings.TrimSpace(q.Get("qty")); qty != "" {
 		// A quantity typed first (its Enter sends the form): it waits
-		// for the scan that follows.
+		// for the scan that follows. What may be a code scanned into the
+		// box is taken as the scan it is, or refused: never a tally of
+		// millions.
 		scan.Values["qty"] = qty
-		if n, err := strconv.Atoi(qty); err != nil || n < 0 || n > 1_000_000_000 {
+		if _, _, kind := stock.ReadEntry(qty, 0); kind != stock.EntryQuantity {
+			scan.Values["scan"], scan.Values["qty"] = qty, ""
+			if h.addScan(r, scan, t) {
+				to := fmt.Sprintf("/console/counts/%d/bins/%d?t=%s", id, bin, url.QueryEscape(t.String()))
+				http.Redirect(w, r, to, http.StatusSeeOther)
+				return nil
+			}
+			scan = newForm()
+			scan.fail("qty", fmt.Sprintf("%s is no number of pieces a bin plausibly holds, and names no product. Type the pieces again, or scan the product.", qty))
+			return h.countBinPage(w, r, u, id, bin, t, http.StatusBadRequest, scan, newForm())
+		}
+		if n, err := strconv.Atoi(qty); err != nil || n < 0 {
 			scan.fail("qty", "Type a whole number of pieces, or leave it empty for one.")
 			return h.countBinPage(w, r, u, id, bin, t, http.StatusBadRequest, scan, newForm())
 		}
@@ -246,8 +259,13 @@ func (h *Handler) addScan(r *http.Request, f *form, t tally) bool {
 	n := 1
 	if raw := f.Val("qty"); raw != "" {
 		q, err := strconv.Atoi(raw)
-		if err != nil || q < 0 || q > 1_000_000_000 {
+		if err != nil || q < 0 {
 			f.fail("qty", "Type a whole number of pieces, or leave it empty for one.")
+			return false
+		}
+		if _, _, kind := stock.ReadEntry(raw, 0); kind != stock.EntryQuantity {
+			f.Values["qty"] = ""
+			f.fail("qty", fmt.Sprintf("%s is no number of pieces a bin plausibly holds: type the pieces again.", raw))
 			return false
 		}
 		n = q
