@@ -97,6 +97,12 @@ func (a *App) CreateCount(ctx context.Context, req CountRequest) (int64, error) 
 // lock and stores the new count.
 func (a *App) openCount(ctx context.Context, s ports.Store, req count.Request, codes map[int64]string) (*count.Count, error) {
 	repo := s.Counts()
+	if req.ArticleDetailIDs == nil {
+		// A product new to a bin is on no lock the snapshot takes below.
+		if err := repo.LockBins(ctx, req.WarehouseID, req.BinLocationIDs); err != nil {
+			return nil, err
+		}
+	}
 	products, err := repo.ArticlesOn(ctx, req.WarehouseID, req.BinLocationIDs, req.ArticleDetailIDs)
 	if err != nil {
 		return nil, err

@@ -120,10 +120,16 @@ func TestPickingWavesConcurrentlyPostgres(t *testing.T) {
 	if t.Failed() {
 		return
 	}
-	for _, kind := range []string{"wave of the first ok", "wave of named ok", "picking list ok", "picking list refused"} {
+	// Which picking lists find their stock taken depends on timing; that
+	// waves and picking lists both ran against the same stock is what the
+	// checks below need.
+	for _, kind := range []string{"wave of the first ok", "wave of named ok"} {
 		if counts[kind] == 0 {
 			t.Errorf("no %s: the race proves little", kind)
 		}
+	}
+	if counts["picking list ok"]+counts["picking list refused"] == 0 {
+		t.Errorf("no picking list ran: the race proves little")
 	}
 	wvCheckReservations(t, e)
 	inWave := map[int64]int64{}

@@ -3,6 +3,7 @@ package bunstore
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -119,6 +120,23 @@ func coverage(q *bun.SelectQuery, warehouseID int64, bins, articles []int64) *bu
 		q = q.Where("m.article_detail_id IN (?)", bun.List(articles))
 	}
 	return q
+}
+
+func (r counts) LockBins(ctx context.Context, warehouseID int64, bins []int64) error {
+	if bins == nil {
+		var id int64
+		return r.s.forUpdate(r.s.idb.NewSelect().TableExpr("warehouses").Column("id").Where("id = ?", warehouseID)).Scan(ctx, &id)
+	}
+	sorted := slices.Sorted(slices.Values(bins))
+	for start := 0; start < len(sorted); start += countRowsChunk {
+		var ids []int64
+		q := r.s.idb.NewSelect().TableExpr("bin_locations").Column("id").
+			Where("id IN (?)", bun.List(sorted[start:min(start+countRowsChunk, len(sorted))])).OrderExpr("id")
+		if err := r.s.forUpdate(q).Scan(ctx, &ids); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (r counts) ArticlesOn(ctx context.Context, warehouseID int64, bins, articles []int64) ([]int64, error) {
