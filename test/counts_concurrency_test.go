@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -60,14 +61,18 @@ func TestCountsWhileTheWarehouseWorksPostgres(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(e.ctx, time.Minute)
 	defer cancel()
+	// The workers run until the counting has had its rounds: at least
+	// three, and for at least four seconds, however slow the machine.
 	deadline := time.Now().Add(4 * time.Second)
+	var counting atomic.Bool
+	counting.Store(true)
 	var wg sync.WaitGroup
 	for i := range 6 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(i), uint64(time.Now().UnixNano())))
-			for n := 0; time.Now().Before(deadline); n++ {
+			for n := 0; counting.Load(); n++ {
 				app := apps[rng.IntN(len(apps))]
 				article := articles[rng.IntN(len(articles))]
 				var err error
@@ -102,11 +107,12 @@ func TestCountsWhileTheWarehouseWorksPostgres(t *testing.T) {
 
 	rng := rand.New(rand.NewPCG(99, uint64(time.Now().UnixNano())))
 	rounds := 0
-	for ; time.Now().Before(deadline) && !t.Failed(); rounds++ {
+	for ; (time.Now().Before(deadline) || rounds < 3) && !t.Failed(); rounds++ {
 		first := rng.IntN(len(bins))
 		pair := []int64{bins[first], bins[(first+1+rng.IntN(len(bins)-1))%len(bins)]}
 		countRound(t, ctx, e, apps, rng, wh, pair, rounds)
 	}
+	counting.Store(false)
 	wg.Wait()
 	if rounds < 3 {
 		t.Errorf("only %d rounds of counting", rounds)
