@@ -2,7 +2,9 @@ package test
 
 import (
 	"context"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/errs"
@@ -76,6 +78,72 @@ func TestOpenCountForBin(t *testing.T) {
 		}
 		if next, err := openFor(wh, a1); err != nil || next == id || next == 0 {
 			t.Fatalf("after the apply: %d, %v", next, err)
+		}
+	})
+}
+
+// TestACountWaitsForAStockInOfAProductNewToItsBin: a stock-in of a product
+// that lies on no counted bin yet, still open while the count is created,
+// is in the count's snapshot once it commits: the count waits for it
+// instead of snapshotting the bin without it.
+func TestACountWaitsForAStockInOfAProductNewToItsBin(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		e := newStockEnv(t, databaseURL)
+		wh, _ := e.newWarehouse("RW", true)
+		bin := e.newBin(wh, "R-1")
+		held, fresh := e.newArticle(1), e.newArticle(2)
+		e.mustSucceed("change", stockChangeOp(held, 3, stockBin(bin)))
+		uow := application.Committing(e.DB, utcNow{})
+		inside, release := make(chan struct{}), make(chan struct{})
+		var once sync.Once
+		stocked := make(chan error, 1)
+		go func() {
+			stocked <- uow.Write(e.ctx, func(ctx context.Context, s ports.Store) error {
+				op := stockChangeOp(fresh, 5, stockBin(bin)).Op
+				ws, err := s.Stock().Load(ctx, stock.ScopeOf(op), time.Now())
+				if err != nil {
+					return err
+				}
+				if err := ws.Apply(op, stock.Reference{User: "racer"}); err != nil {
+					return err
+				}
+				if err := s.Stock().Save(ctx, ws); err != nil {
+					return err
+				}
+				once.Do(func() { close(inside) })
+				<-release
+				return nil
+			})
+		}()
+		<-inside
+		var id int64
+		created := make(chan error, 1)
+		go func() {
+			var err error
+			id, err = e.App.CreateCount(e.ctx, application.CountRequest{Warehouse: stock.WarehouseSpec{ID: wh},
+				BinLocations: []stock.BinLocationSpec{{ID: bin}}, BinsGiven: true})
+			created <- err
+		}()
+		// Time for the count to snapshot the bin, had nothing held it.
+		time.Sleep(500 * time.Millisecond)
+		close(release)
+		if err := <-stocked; err != nil {
+			t.Fatal(err)
+		}
+		if err := <-created; err != nil {
+			t.Fatal(err)
+		}
+		c, err := e.App.Count(e.ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[int64]int{}
+		for _, entry := range c.Bins()[0].Snapshot {
+			got[entry.ArticleDetailID] = entry.Stock
+		}
+		if got[held] != 3 || got[fresh] != 5 {
+			t.Errorf("the count's snapshot of the bin: %v, want %d: 3 and %d: 5", got, held, fresh)
 		}
 	})
 }
