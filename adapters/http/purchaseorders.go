@@ -245,10 +245,7 @@ func (h *Handler) receivePurchaseOrder(w http.ResponseWriter, r *http.Request) e
 			lines[i].At = &spec
 		}
 	}
-	if meta.Key != "" {
-		meta.Endpoint = "POST " + r.URL.Path + "?" + r.URL.RawQuery
-		meta.Fingerprint = fingerprint(raw)
-	}
+	keyed(&meta, r, raw)
 	out, err := h.app.ReceivePurchaseOrder(r.Context(), meta, id, lines, func(receiptID int64) ([]byte, error) {
 		c := created{ID: receiptID, Location: h.location(r, fmt.Sprintf("/api/purchaseOrders/%d/receipts/%d", id, receiptID))}
 		return json.Marshal(dataBody[created]{Success: true, Data: c})

@@ -114,10 +114,7 @@ func (h *Handler) createReturn(w http.ResponseWriter, r *http.Request) error {
 		}
 		req.Lines = append(req.Lines, order.ReturnLine{OrderDetailID: l.OrderDetailID, Quantity: q, Lot: lot})
 	}
-	if meta.Key != "" {
-		meta.Endpoint = "POST " + r.URL.Path + "?" + r.URL.RawQuery
-		meta.Fingerprint = fingerprint(raw)
-	}
+	keyed(&meta, r, raw)
 	out, err := h.app.ReturnOrder(r.Context(), meta, ref, req, func(id int64) ([]byte, error) {
 		c := created{ID: id, Location: h.location(r, fmt.Sprintf("/api/returns/%d", id))}
 		return json.Marshal(dataBody[created]{Success: true, Data: c})
@@ -155,6 +152,15 @@ func (h *Handler) getReturn(w http.ResponseWriter, r *http.Request) error {
 
 // optionalKeyMeta is the caller and the Idempotency-Key of a request that
 // may carry one (a return, a goods receipt): with a key, a retry is safe by
+// keyed names the endpoint and body of a request with an idempotency key,
+// which a replay must match.
+func keyed(meta *application.BatchMeta, r *http.Request, raw []byte) {
+	if meta.Key != "" {
+		meta.Endpoint = "POST " + r.URL.Path + "?" + r.URL.RawQuery
+		meta.Fingerprint = fingerprint(raw)
+	}
+}
+
 // the rules of the batches.
 func optionalKeyMeta(r *http.Request) (application.BatchMeta, error) {
 	meta := application.BatchMeta{User: apiUser(r.Context())}

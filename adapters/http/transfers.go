@@ -324,15 +324,6 @@ func (h *Handler) receiveTransfer(w http.ResponseWriter, r *http.Request) error 
 	})
 }
 
-// keyed names the endpoint and body of a request with an idempotency key,
-// which a replay must match.
-func keyed(meta *application.BatchMeta, r *http.Request, raw []byte) {
-	if meta.Key != "" {
-		meta.Endpoint = "POST " + r.URL.Path + "?" + r.URL.RawQuery
-		meta.Fingerprint = fingerprint(raw)
-	}
-}
-
 // movement runs a shipment or receipt and answers 201 with where it can be
 // read, the stored answer when the key replays one.
 func (h *Handler) movement(w http.ResponseWriter, r *http.Request, run func(application.RenderCreated) (application.BatchOutcome, error)) error {

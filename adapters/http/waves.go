@@ -155,15 +155,8 @@ func toWaveJSON(w *wave.Wave) waveJSON {
 }
 
 func (h *Handler) createWave(w http.ResponseWriter, r *http.Request) error {
-	raw, err := readBody(r, w)
-	if err != nil {
-		return err
-	}
 	var body waveBody
-	if err := decodeStrict(raw, &body); err != nil {
-		return err
-	}
-	if err := h.validate(body); err != nil {
+	if err := h.decode(w, r, &body); err != nil {
 		return err
 	}
 	req := application.NewWave{Warehouse: &stock.WarehouseSpec{ID: body.Warehouse.ID, Code: body.Warehouse.Code},
@@ -213,15 +206,8 @@ func (h *Handler) confirmWaveTask(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	raw, err := readBody(r, w)
-	if err != nil {
-		return err
-	}
 	var body waveConfirmBody
-	if err := decodeStrict(raw, &body); err != nil {
-		return err
-	}
-	if err := h.validate(body); err != nil {
+	if err := h.decode(w, r, &body); err != nil {
 		return err
 	}
 	c := wave.Confirmation{BinLocationCode: body.BinLocationCode, Scan: body.Scan, Short: body.Short}
