@@ -158,9 +158,13 @@ func TestStalledUploadsLeaveOthersServed(t *testing.T) {
 		}()
 	}
 
-	// Every probe while the uploads trickle is answered at once.
+	// Every probe while the uploads trickle is answered at once. The
+	// probes start once the uploads' heads are through their checks of
+	// credentials and role: while those hold every slot, any request is
+	// refused with 503 (as some uploads are, below).
+	time.Sleep(500 * time.Millisecond)
 	probes := 0
-	for start := time.Now(); time.Since(start) < trickle-500*time.Millisecond; probes++ {
+	for start := time.Now(); time.Since(start) < trickle-time.Second; probes++ {
 		status, took := timedGet(t, addr, "/api/warehouses")
 		if status != http.StatusOK || took > time.Second {
 			t.Errorf("GET /api/warehouses beside %d stalled uploads: %d after %v, want 200 within a second", stalled, status, took)
