@@ -16,11 +16,10 @@ type CountRepository interface {
 	// code, and code to id.
 	BinsOf(ctx context.Context, warehouseID int64, ids []int64, codes []string) (map[int64]string, map[string]int64, error)
 	// LockBins keeps every writer that names these bins of the warehouse
-	// (all of the warehouse when bins is nil) off them until the
-	// transaction ends: a writer of stock names its bins, or its
-	// warehouse, with a share lock, so a stock-in of a product new to a
-	// bin has either committed before the count's snapshot or finds the
-	// count's bins locked.
+	// (all its bins when bins is nil) off them until the transaction
+	// ends: a writer of stock share-locks the bins it names, so a
+	// stock-in of a product new to a bin has either committed before the
+	// count's snapshot or finds the count's bins locked.
 	LockBins(ctx context.Context, warehouseID int64, bins []int64) error
 	// ArticlesOn are the products holding a mapping on the bins (all bins
 	// of the warehouse with stock when bins is nil; only these products

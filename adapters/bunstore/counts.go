@@ -122,17 +122,23 @@ func coverage(q *bun.SelectQuery, warehouseID int64, bins, articles []int64) *bu
 	return q
 }
 
+// LockBins takes the bins FOR NO KEY UPDATE: it waits for the share lock
+// of every writer that named them and is not blocked by the key share
+// locks that foreign keys take (a writer already holding a product this
+// count must lock inserts ledger rows that point at the bin).
 func (r counts) LockBins(ctx context.Context, warehouseID int64, bins []int64) error {
+	lock := func(q *bun.SelectQuery) error {
+		var locked []int64
+		q = q.TableExpr("bin_locations").Column("id").Where("warehouse_id = ?", warehouseID).OrderExpr("id")
+		return r.s.lockRows(q, "NO KEY UPDATE").Scan(ctx, &locked)
+	}
 	if bins == nil {
-		var id int64
-		return r.s.forUpdate(r.s.idb.NewSelect().TableExpr("warehouses").Column("id").Where("id = ?", warehouseID)).Scan(ctx, &id)
+		return lock(r.s.idb.NewSelect())
 	}
 	sorted := slices.Sorted(slices.Values(bins))
 	for start := 0; start < len(sorted); start += countRowsChunk {
-		var ids []int64
-		q := r.s.idb.NewSelect().TableExpr("bin_locations").Column("id").
-			Where("id IN (?)", bun.List(sorted[start:min(start+countRowsChunk, len(sorted))])).OrderExpr("id")
-		if err := r.s.forUpdate(q).Scan(ctx, &ids); err != nil {
+		chunk := sorted[start:min(start+countRowsChunk, len(sorted))]
+		if err := lock(r.s.idb.NewSelect().Where("id IN (?)", bun.List(chunk))); err != nil {
 			return err
 		}
 	}
