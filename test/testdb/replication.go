@@ -155,3 +155,47 @@ func execOn(t testing.TB, url, sql string) {
 		t.Fatalf("testdb: %s on %s: %v", sql, redact(url), err)
 	}
 }
+
+// Settle does on the pair what autovacuum and the checkpoints do to the
+// rows of a shop that is running: the primary vacuums and analyses (which
+// sets the rows' hint bits and visibility, both replicated), the standby
+// replays all of it and takes a restartpoint, after which it may set hint
+// bits of its own too. Without it every read of a fresh row on the standby
+// looks its transaction's commit up again.
+func (r *Replicated) Settle(t testing.TB) {
+	t.Helper()
+	execOn(t, r.Primary, "VACUUM ANALYZE")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	primary, err := pgx.Connect(ctx, r.Primary)
+	if err != nil {
+		t.Fatalf("testdb: connect to the primary: %v", err)
+	}
+	defer primary.Close(ctx)
+	var lsn string
+	if err := primary.QueryRow(ctx, "SELECT pg_current_wal_lsn()::text").Scan(&lsn); err != nil {
+		t.Fatalf("testdb: the primary's position: %v", err)
+	}
+	standby, err := pgx.Connect(ctx, r.Standby)
+	if err != nil {
+		t.Fatalf("testdb: connect to the standby: %v", err)
+	}
+	defer standby.Close(ctx)
+	for {
+		var replayed bool
+		if err := standby.QueryRow(ctx, "SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn", lsn).Scan(&replayed); err != nil {
+			t.Fatalf("testdb: the standby's position: %v", err)
+		}
+		if replayed {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("testdb: the standby did not replay %s in time", lsn)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	if _, err := standby.Exec(ctx, "CHECKPOINT"); err != nil {
+		t.Fatalf("testdb: a restartpoint on the standby: %v", err)
+	}
+}
