@@ -109,8 +109,8 @@ type Request struct {
 // CheckForm refuses a request that names bins and products together.
 func CheckForm(binsNamed, articlesNamed bool) error {
 	if binsNamed && articlesNamed {
-		return errs.Invalidf("articleDetailIds cannot be given together with binLocations: a count covers the bins named, or the bins holding the products named").
-			On("articleDetailIds").Breaks(Coverage)
+		return errs.InvalidFields(errs.FieldError{Property: "articleDetailIds",
+			Message: "cannot be given together with binLocations: a count covers the bins named, or the bins holding the products named"}).Breaks(Coverage)
 	}
 	return nil
 }
