@@ -37,12 +37,12 @@ func (a *App) CreateCount(ctx context.Context, req CountRequest) (int64, error) 
 		return 0, err
 	}
 	if len(req.BinLocations) > count.MaxBins {
-		return 0, errs.Invalidf("binLocations names %d bin locations, at most %d are allowed", len(req.BinLocations), count.MaxBins).
-			On("binLocations").Breaks(count.Coverage)
+		return 0, errs.InvalidFields(errs.FieldError{Property: "binLocations",
+			Message: fmt.Sprintf("names %d bin locations, at most %d are allowed", len(req.BinLocations), count.MaxBins)}).Breaks(count.Coverage)
 	}
 	if len(req.ArticleDetailIDs) > count.MaxBins {
-		return 0, errs.Invalidf("articleDetailIds names %d article details, at most %d are allowed", len(req.ArticleDetailIDs), count.MaxBins).
-			On("articleDetailIds").Breaks(count.Coverage)
+		return 0, errs.InvalidFields(errs.FieldError{Property: "articleDetailIds",
+			Message: fmt.Sprintf("names %d article details, at most %d are allowed", len(req.ArticleDetailIDs), count.MaxBins)}).Breaks(count.Coverage)
 	}
 	if req.BinsGiven && len(req.BinLocations) == 0 {
 		return 0, errs.InvalidFields(errs.FieldError{Property: "binLocations", Message: "must name at least one bin location"})

@@ -74,7 +74,9 @@ func (a *App) ShipWave(ctx context.Context, waveID int64, user string) (WaveShip
 			switch {
 			case err == nil:
 				out.Shipped = append(out.Shipped, chunk[i])
-			case errs.KindOf(err) == errs.Invalid:
+			case errs.KindOf(err) == errs.Invalid, errs.KindOf(err) == errs.Conflict:
+				// A conflict with an open count's lock holds back that
+				// order alone, as it fails one operation of a batch.
 				out.NotShipped = append(out.NotShipped, WaveNotShipped{OrderID: chunk[i], Reason: err.Error()})
 			default:
 				return WaveShipment{}, err

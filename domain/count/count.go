@@ -109,8 +109,8 @@ type Request struct {
 // CheckForm refuses a request that names bins and products together.
 func CheckForm(binsNamed, articlesNamed bool) error {
 	if binsNamed && articlesNamed {
-		return errs.Invalidf("articleDetailIds cannot be given together with binLocations: a count covers the bins named, or the bins holding the products named").
-			On("articleDetailIds").Breaks(Coverage)
+		return errs.InvalidFields(errs.FieldError{Property: "articleDetailIds",
+			Message: "cannot be given together with binLocations: a count covers the bins named, or the bins holding the products named"}).Breaks(Coverage)
 	}
 	return nil
 }
@@ -166,11 +166,22 @@ func New(req Request, codes map[int64]string, holdings []Holding, position int64
 			}
 		}
 	}
+	// What a count covers stands on the property of its form: the bins
+	// named, the products named, or the warehouse as a whole.
+	form := "warehouse"
+	switch {
+	case len(req.BinLocationIDs) > 0:
+		form = "binLocations"
+	case len(req.ArticleDetailIDs) > 0:
+		form = "articleDetailIds"
+	}
 	if len(covered) == 0 {
-		return nil, errs.Invalidf("the count covers no bin location: nothing to count").Breaks(Coverage)
+		return nil, errs.InvalidFields(errs.FieldError{Property: form,
+			Message: "the count covers no bin location: nothing to count"}).Breaks(Coverage)
 	}
 	if len(covered) > MaxBins {
-		return nil, errs.Invalidf("the count covers %d bin locations, at most %d are allowed", len(covered), MaxBins).Breaks(Coverage)
+		return nil, errs.InvalidFields(errs.FieldError{Property: form,
+			Message: fmt.Sprintf("the count covers %d bin locations, at most %d are allowed", len(covered), MaxBins)}).Breaks(Coverage)
 	}
 	c := &Count{
 		warehouseID: req.WarehouseID, status: Open, blind: req.Blind, lockBins: req.LockBins,

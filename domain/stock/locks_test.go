@@ -89,3 +89,15 @@ func TestTheLockingCountBooksItsOwnDifference(t *testing.T) {
 		t.Fatal("LockedBy")
 	}
 }
+
+func TestTransferringOffALockedBinIsRefused(t *testing.T) {
+	ws := load(t, row{bin: shelfA, stock: 4})
+	lock(ws, shelfA, 50)
+	before := snap(ws)
+	taken, err := ws.TransferOut(article, atA, 2, nil, ref)
+	assertLocked(t, err, `"A-01"`)
+	if taken != nil {
+		t.Fatalf("took %v off a locked bin", taken)
+	}
+	assertUnchanged(t, ws, before)
+}

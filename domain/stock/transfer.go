@@ -21,6 +21,9 @@ func (ws *WorkingSet) TransferOut(article int64, from Location, quantity int, lo
 	if err := ws.check(article, from); err != nil {
 		return nil, err
 	}
+	if err := ws.unlocked(from, ref); err != nil {
+		return nil, err
+	}
 	if quantity <= 0 {
 		return nil, errs.Invalidf("shipped quantity of article detail %d from %s must be positive, got %d",
 			article, from, quantity).On("quantity").Breaks(QuantityOutOfRange).About(concerning(article, from))
@@ -34,7 +37,9 @@ func (ws *WorkingSet) TransferOut(article int64, from Location, quantity int, lo
 		return nil, insufficient(article, from, quantity, avail)
 	}
 	steps := ws.take(article, sources, quantity, c)
-	ws.apply(article, steps, EntryTransferOut, ref)
+	if err := ws.apply(article, steps, EntryTransferOut, ref); err != nil {
+		return nil, err
+	}
 	out := make([]Taken, 0, len(steps))
 	for _, s := range steps {
 		out = append(out, Taken{WarehouseID: s.warehouse, BinLocationID: s.bin, Lot: s.lot, Quantity: -s.delta})
