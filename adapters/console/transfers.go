@@ -157,8 +157,17 @@ func (h *Handler) moveTransfer(w http.ResponseWriter, r *http.Request, u *applic
 	if err != nil {
 		return err
 	}
+	// What a line still has to ship or has on the road bounds the
+	// quantity: only a code that landed in the box is told here.
+	entered, err := h.entry(r.Context(), f, "quantity", stock.MaxQuantity, scanInto{bin: "bin"})
+	if err != nil {
+		return err
+	}
 	chosen := chooseTransferLine(f, t, rows, end)
-	q := f.quantity("quantity", true)
+	var q int
+	if entered {
+		q = f.quantity("quantity", true)
+	}
 	if chosen == nil || f.Failed() {
 		return h.transferPage(w, r, u, id, http.StatusBadRequest, f)
 	}
