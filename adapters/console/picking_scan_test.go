@@ -31,8 +31,9 @@ func TestWhatWasPickedLivesInTheAddressOfItsList(t *testing.T) {
 		t.Errorf("every pick done, yet %d is open", i)
 	}
 
-	// A-01 held one piece less than picked once it was found short (the
-	// list says 2 now), and the rest went to A-03.
+	// After a short pick the list is another: what was picked of a
+	// position on a bin stays picked, up to what the list holds there now,
+	// and the new pick on A-03 is open.
 	after := []order.Pick{
 		{OrderDetailID: 1, BinLocationID: 11, Quantity: 2},
 		{OrderDetailID: 2, BinLocationID: 12, Quantity: 1},
