@@ -84,8 +84,8 @@ func TestConsoleTransferQuantityBoxTellsScans(t *testing.T) {
 
 // TestConsoleRepeatedBinCodeLabelScansToItsBin: where a bin's code is a
 // bin of two warehouses, its label's barcode carries the warehouse too,
-// and scanning what it carries opens that very bin, not a choice; a
-// unique code's label carries the code alone.
+// and scanning what it carries opens that very bin, not a choice, or
+// names it in a bin field; a unique code's label carries the code alone.
 func TestConsoleRepeatedBinCodeLabelScansToItsBin(t *testing.T) {
 	for _, screen := range consoleScreens {
 		t.Run(screen.name, func(t *testing.T) {
@@ -126,6 +126,20 @@ func TestConsoleRepeatedBinCodeLabelScansToItsBin(t *testing.T) {
 						t.Errorf("a scan of %q opens %s, want %s", c.carries, path, bin)
 					}
 					b.expect("the bin", "h1", c.code, "/console/search q")
+				}
+
+				// A bin field takes the label as its bin in the form's
+				// warehouse.
+				api.do(t, "PUT", "/api/stock/change/seed-a01", []any{map[string]any{"articleDetailId": f.product,
+					"binLocation": map[string]any{"code": "A-01", "warehouseId": f.warehouse}, "quantity": 3}}, 200)
+				b.visit("/console/move", "move")
+				b.gunStays("from", "A-01@MAIN")
+				b.gunStays("product", "SKU-100")
+				b.gunStays("quantity", "2")
+				b.gun("moved", "A-02")
+				b.expect("moved", ".notice", "Moved 2 × SKU-100 from A-01 to A-02.", "/console/move from")
+				if a1, a2 := api.stockOn(t, f.product, "A-01"), api.stockOn(t, f.product, "A-02"); a1 != 1 || a2 != 2 {
+					t.Errorf("after the move A-01 holds %d, A-02 %d; want 1 and 2", a1, a2)
 				}
 			})
 		})

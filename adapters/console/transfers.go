@@ -176,6 +176,9 @@ func (h *Handler) moveTransfer(w http.ResponseWriter, r *http.Request, u *applic
 	if end == atDestination {
 		warehouse = t.DestinationWarehouseID()
 	}
+	if err := h.readBinLabels(r, f, warehouse, "bin"); err != nil {
+		return err
+	}
 	if code := f.Val("bin"); code != "" {
 		bin = &stock.LocationSpec{BinLocation: &stock.BinLocationSpec{Code: code, WarehouseID: warehouse}}
 	}
