@@ -178,6 +178,10 @@ func (h *Handler) scanPick(r *http.Request, s pickScan) (to, notice string, err 
 		}
 		return pickingURL(s.id, s.st, s.at, true, qty), "", nil
 	}
+	if scanned == p.BinLocationCode {
+		// The bin scanned again: the product is still awaited.
+		return pickingURL(s.id, s.st, s.at, true, qty), "", nil
+	}
 	if msg := pickMismatch(t, p); msg != "" {
 		f.fail("scan", msg)
 		return "", "", nil
