@@ -21,16 +21,14 @@ type OrderShort struct {
 	Picked        int
 }
 
-// OrderShortPicked is the order's list after a short pick, how many
-// pieces were reserved on other bins and how many none had, and the count
-// the bin is put up for.
+// OrderShortPicked is the order's list after a short pick; of the pieces
+// released from the short bin (BinCode), how many were reserved on other
+// bins and how many none had; and the count the bin is put up for.
 type OrderShortPicked struct {
-	List     PickingList
-	Moved    int
-	Missing  int
-	CountID  int64
-	BinCode  string
-	Released int
+	List                     PickingList
+	BinCode                  string
+	Released, Moved, Missing int
+	CountID                  int64
 }
 
 // ShortPickOrder records that a bin of the order's picking list holds no
