@@ -108,6 +108,11 @@ func (a *App) ResolveScan(ctx context.Context, text string) (t ScanTarget, err e
 		if err != nil {
 			return err
 		}
+		if len(hits) == 0 && malformed == nil && scan.GS1 == nil {
+			if hits, err = labelledBin(ctx, s, scan.Text); err != nil {
+				return err
+			}
+		}
 		eanFound = slices.ContainsFunc(hits, func(h ports.ScanHit) bool { return h.ByEAN })
 		t = targetOf(scan, malformed, hits)
 		if t.Kind == ScanNothing || t.Kind == ScanMalformed || t.Kind == ScanSeveral || len(t.Bins) > 1 {

@@ -117,7 +117,13 @@ type scanFixture struct {
 
 func newScanFixture(t *testing.T, width, height int64) scanFixture {
 	t.Helper()
-	base := consoleService(t, testdb.SQLite(t))
+	return newScanFixtureOn(t, testdb.SQLite(t), width, height)
+}
+
+// newScanFixtureOn is the scan fixture on the database at databaseURL.
+func newScanFixtureOn(t *testing.T, databaseURL string, width, height int64) scanFixture {
+	t.Helper()
+	base := consoleService(t, databaseURL)
 	f := scanFixture{consoleFixture: newConsoleFixture(t, base)}
 	api := f.api
 	api.do(t, "POST", fmt.Sprintf("/api/warehouses/%d/binLocations/generate", f.warehouse), nil, http.StatusOK)

@@ -254,11 +254,12 @@ func TestConsoleScannerFlows(t *testing.T) {
 			b.expect("scan an order", "h1", "10001", search)
 			b.tap(`form[action="` + order + `/picking"] button`)
 			b.submit("picking-list", chromedp.KeyEvent(kb.Enter))
-			b.expect("pick", ".notice", "The picking list is reserved.", search)
+			b.expect("pick", ".notice", "The picking list is reserved.", order+"/picking scan")
 
 			// Shipping asks first, and only the question's button, tapped,
 			// ships: the focus stays where a scan goes, so a stray scan
 			// on the question searches and ships nothing.
+			b.visit("/console/search", "search-again")
 			b.scan("order-again", "10001")
 			b.tap(`form[action="` + order + `/ship"] button`)
 			b.submit("ship-confirm", chromedp.KeyEvent(kb.Enter))

@@ -449,6 +449,10 @@ func TestUseCasesWithoutARouteKeepTheTable(t *testing.T) {
 			{"FoldRowCounts", user.Admin, func(ctx context.Context) error {
 				return app.FoldRowCounts(ctx)
 			}},
+			{"ShortPickOrder", user.Operator, func(ctx context.Context) error {
+				_, err := app.ShortPickOrder(ctx, application.OrderRef{ID: noID}, application.OrderShort{})
+				return err
+			}},
 		}
 		for _, c := range calls {
 			if err := c.call(context.Background()); errs.KindOf(err) != errs.Forbidden {

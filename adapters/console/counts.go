@@ -14,6 +14,7 @@ import (
 	"github.com/shopstock/inventory/domain/count"
 	"github.com/shopstock/inventory/domain/errs"
 	"github.com/shopstock/inventory/domain/stock"
+	"github.com/shopstock/inventory/domain/warehouse"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -184,6 +185,13 @@ func (h *Handler) scanCountBin(w http.ResponseWriter, r *http.Request, u *applic
 		return err
 	}
 	scanned := strings.TrimSpace(r.URL.Query().Get("bin"))
+	if strings.Contains(scanned, warehouse.LabelSeparator) {
+		if code, err := h.labelledBinCode(r, scanned, v.WarehouseID()); err != nil {
+			return err
+		} else if code != "" {
+			scanned = code
+		}
+	}
 	for _, b := range v.Bins() {
 		if b.Code == scanned || binName(b.Code) == scanned {
 			http.Redirect(w, r, fmt.Sprintf("/console/counts/%d/bins/%d", id, b.BinLocationID), http.StatusSeeOther)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/limit"
+	"github.com/shopstock/inventory/domain/warehouse"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -49,7 +50,7 @@ func (h *Handler) binLabel(w http.ResponseWriter, r *http.Request, u *applicatio
 		return err
 	}
 	d := labelsData{Heading: "Label of bin " + code, Back: fmt.Sprintf("/console/bins/%d", id), Labels: []label{{
-		Barcode: code128SVG(code, labelBarHeight), Caption: binCaption(code, wh.Code(), repeated), Detail: wh.Code() + " · " + wh.Name(),
+		Barcode: code128SVG(warehouse.LabelText(code, wh.Code(), repeated[code]), labelBarHeight), Caption: binCaption(code, wh.Code(), repeated), Detail: wh.Code() + " · " + wh.Name(),
 	}}}
 	h.render(w, r, http.StatusOK, "labels", view{Title: d.Heading, Nav: "warehouses", User: u, Data: d})
 	return nil
@@ -91,7 +92,7 @@ func (h *Handler) warehouseLabels(w http.ResponseWriter, r *http.Request, u *app
 		if b.IsNull() {
 			continue // stock without a bin has no shelf to stick a label on
 		}
-		d.Labels = append(d.Labels, label{Barcode: code128SVG(b.Code(), labelBarHeight), Caption: binCaption(b.Code(), wh.Code(), repeated), Detail: wh.Code()})
+		d.Labels = append(d.Labels, label{Barcode: code128SVG(warehouse.LabelText(b.Code(), wh.Code(), repeated[b.Code()]), labelBarHeight), Caption: binCaption(b.Code(), wh.Code(), repeated), Detail: wh.Code()})
 	}
 	h.render(w, r, http.StatusOK, "labels", view{Title: d.Heading, Nav: "warehouses", User: u, Data: d})
 	return nil
@@ -146,11 +147,11 @@ func (h *Handler) repeatedCodes(r *http.Request, codes []string) (map[string]boo
 
 // binCaption is the text under a bin's barcode: its code, and its
 // warehouse's code in front where the code repeats across warehouses, so
-// that a person tells the shelves apart (a scan of such a code lists the
-// bins of each warehouse).
-func binCaption(code, warehouse string, repeated map[string]bool) string {
+// that a person tells the shelves apart, as the barcode does for a
+// scanner (warehouse.LabelText).
+func binCaption(code, wh string, repeated map[string]bool) string {
 	if repeated[code] {
-		return warehouse + " · " + code
+		return wh + " · " + code
 	}
 	return code
 }

@@ -138,6 +138,9 @@ func (h *Handler) shipPosition(w http.ResponseWriter, r *http.Request, u *applic
 		return err
 	}
 	f := postedForm(r)
+	if err := h.readBinLabelsIn(r, f, "warehouse", "bin"); err != nil {
+		return err
+	}
 	// What a position still has to ship bounds its quantity: only a code
 	// that landed in the box is told here.
 	if _, err := h.entry(r.Context(), f, "quantity", stock.MaxQuantity, scanInto{bin: "bin"}); err != nil {

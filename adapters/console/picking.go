@@ -18,7 +18,13 @@ import (
 type pickRow struct {
 	order.Pick
 	Article *catalog.ArticleDetail
+	// Index is the pick's place in walking order, Picked what was
+	// confirmed of it.
+	Index, Picked int
 }
+
+// Done tells whether every piece of the pick was confirmed.
+func (p pickRow) Done() bool { return p.Picked >= p.Quantity }
 
 type pickingData struct {
 	Order *order.Order
@@ -26,12 +32,30 @@ type pickingData struct {
 	Total int
 	// Lots: some pick names a lot, so the list has a lot column.
 	Lots bool
+
+	// Current is the pick shown to scan, nil once every pick is done.
+	Current *pickRow
+	// Next is the open pick after Current in walking order (the first
+	// again after the last), -1 when Current is the only one.
+	Next       int
+	Done       int
+	State      pickState
+	BinScanned bool
+	Scan       *form
+	// Changed: the address held the state of a list that changed since.
+	Changed bool
+	// ShipFrom is the warehouse every pick lies in, 0 when they lie in
+	// several; CanShip: the order has pieces to ship and the user may.
+	ShipFrom int64
+	CanShip  bool
+	CanShort bool
 }
 
 func (h *Handler) pickingRoutes() {
 	h.action("POST /console/orders/{id}/picking", access.ManageOrders, h.reservePicking)
 	h.action("POST /console/orders/{id}/picking/release", access.ManageOrders, h.releasePicking)
 	h.page("GET /console/orders/{id}/picking", h.pickingList)
+	h.action("POST /console/orders/{id}/picking/short", access.ManageOrders, h.shortPick)
 	h.action("POST /console/orders/{id}/returns", access.ManageOrders, h.recordReturn)
 }
 
@@ -88,13 +112,61 @@ func (h *Handler) pickingList(w http.ResponseWriter, r *http.Request, u *applica
 	if err != nil {
 		return err
 	}
-	d := pickingData{Order: o}
-	for _, p := range list.Picks {
-		d.Picks = append(d.Picks, pickRow{Pick: p, Article: articles[p.ArticleDetailID]})
+	q := r.URL.Query()
+	st, changed := readPickState(q, list.Picks)
+	d := pickingData{Order: o, State: st, Changed: changed, Next: -1, Scan: newForm(), CanShort: mayShort(u)}
+	for i, p := range list.Picks {
+		d.Picks = append(d.Picks, pickRow{Pick: p, Article: articles[p.ArticleDetailID], Index: i, Picked: st.Picked[i]})
 		d.Total += p.Quantity
 		d.Lots = d.Lots || p.LotNumber != ""
+		if st.Picked[i] >= p.Quantity {
+			d.Done++
+		}
+		if i == 0 || d.ShipFrom == p.WarehouseID {
+			d.ShipFrom = p.WarehouseID
+		} else {
+			d.ShipFrom = -1
+		}
 	}
-	h.render(w, r, http.StatusOK, "picking", view{Title: "Picking list " + o.Number(), Nav: "orders", User: u, Data: d})
+	d.ShipFrom = max(d.ShipFrom, 0)
+	for _, det := range o.Details() {
+		d.CanShip = d.CanShip || o.Outstanding(det) > 0
+	}
+	d.CanShip = d.CanShip && u != nil && may(u, access.ShipOrders)
+	at, _ := strconv.Atoi(q.Get("at"))
+	if len(list.Picks) > 0 {
+		at = max(min(at, len(list.Picks)-1), 0)
+		if i := st.open(list.Picks, at); i >= 0 {
+			d.Current = &d.Picks[i]
+			if n := st.open(list.Picks, i+1); n != i {
+				d.Next = n
+			}
+			d.BinScanned = q.Get("bin") != "" && i == at
+		}
+	}
+	status := http.StatusOK
+	if d.Current != nil && canAct(u) {
+		d.Scan.Values["quantity"] = strings.TrimSpace(q.Get("quantity"))
+		if d.BinScanned {
+			d.Scan.Values["bin"] = "1"
+		}
+		d.Scan.Values["scan"] = strings.TrimSpace(q.Get("scan"))
+		if d.Scan.Val("scan") != "" || d.Scan.Val("quantity") != "" && q.Get("typed") != "" {
+			to, notice, err := h.scanPick(r, pickScan{id: id, picks: d.Picks, st: st, at: d.Current.Index, form: d.Scan})
+			if err != nil {
+				return err
+			}
+			if !d.Scan.Failed() {
+				h.redirect(w, r, to, notice)
+				return nil
+			}
+			status = http.StatusBadRequest
+			d.Scan.Values["scan"] = ""
+		}
+	}
+	// The scan field has the focus while a pick is open; then the search,
+	// so that no scan ever ships.
+	h.render(w, r, status, "picking", view{Title: "Picking list " + o.Number(), Nav: "orders", User: u, Focus: d.Current != nil && canAct(u), Data: d})
 	return nil
 }
 

@@ -299,6 +299,9 @@ func (h *Handler) productAction(name, endpoint string, where fields, build func(
 			return err
 		}
 		f := postedForm(r)
+		if err := h.readBinLabelsIn(r, f, "warehouse", "bin"); err != nil {
+			return err
+		}
 		held, err := h.held(r.Context(), id, 0)
 		if err != nil {
 			return err

@@ -160,6 +160,9 @@ func (h *Handler) receive(w http.ResponseWriter, r *http.Request, u *application
 			f.fail("lot", "This product is lot-tracked: enter or scan the lot number.")
 		}
 	}
+	if err := h.readBinLabels(r, f, o.WarehouseID(), "bin"); err != nil {
+		return err
+	}
 	if err := h.checkBinIn(r, f, o.WarehouseID(), "bin"); err != nil {
 		return err
 	}

@@ -50,6 +50,9 @@ func (h *Handler) move(w http.ResponseWriter, r *http.Request, u *application.Co
 	ctx := r.Context()
 	f := postedForm(r)
 	wh := f.id("warehouse", "a warehouse")
+	if err := h.readBinLabels(r, f, wh, "from", "to"); err != nil {
+		return err
+	}
 	from := f.Val("from")
 	if from == "" {
 		f.fail("from", "Scan the bin location the goods lie on.")

@@ -157,8 +157,17 @@ func (h *Handler) moveTransfer(w http.ResponseWriter, r *http.Request, u *applic
 	if err != nil {
 		return err
 	}
+	// What a line still has to ship or has on the road bounds the
+	// quantity: only a code that landed in the box is told here.
+	entered, err := h.entry(r.Context(), f, "quantity", stock.MaxQuantity, scanInto{bin: "bin"})
+	if err != nil {
+		return err
+	}
 	chosen := chooseTransferLine(f, t, rows, end)
-	q := f.quantity("quantity", true)
+	var q int
+	if entered {
+		q = f.quantity("quantity", true)
+	}
 	if chosen == nil || f.Failed() {
 		return h.transferPage(w, r, u, id, http.StatusBadRequest, f)
 	}
@@ -166,6 +175,9 @@ func (h *Handler) moveTransfer(w http.ResponseWriter, r *http.Request, u *applic
 	warehouse := t.SourceWarehouseID()
 	if end == atDestination {
 		warehouse = t.DestinationWarehouseID()
+	}
+	if err := h.readBinLabels(r, f, warehouse, "bin"); err != nil {
+		return err
 	}
 	if code := f.Val("bin"); code != "" {
 		bin = &stock.LocationSpec{BinLocation: &stock.BinLocationSpec{Code: code, WarehouseID: warehouse}}

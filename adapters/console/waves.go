@@ -9,6 +9,7 @@ import (
 	"github.com/shopstock/inventory/application"
 	"github.com/shopstock/inventory/domain/access"
 	"github.com/shopstock/inventory/domain/errs"
+	"github.com/shopstock/inventory/domain/warehouse"
 	"github.com/shopstock/inventory/domain/wave"
 	"github.com/shopstock/inventory/ports"
 )
@@ -134,6 +135,13 @@ func (h *Handler) scanWave(w http.ResponseWriter, r *http.Request, u *applicatio
 	scanned := strings.TrimSpace(f.Val("scan"))
 	f.Values["scan"] = ""
 	if f.Val("bin") == "" {
+		if scanned != bin && strings.Contains(scanned, warehouse.LabelSeparator) {
+			if code, err := h.labelledBinCode(r, scanned, wv.WarehouseID()); err != nil {
+				return err
+			} else if code == bin {
+				scanned = bin
+			}
+		}
 		if scanned != bin {
 			f.fail("scan", fmt.Sprintf("%q is not bin %s: scan the bin first.", scanned, bin))
 			return h.wavePage(w, r, u, id, taskID, http.StatusBadRequest, f.renew(), false)
