@@ -10,8 +10,6 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
-
-	"github.com/shopstock/inventory/test/testdb"
 )
 
 // A handheld scanner in keyboard mode sends its code as one keyDown that
@@ -113,11 +111,6 @@ type scanFixture struct {
 	consoleFixture
 	milk, po int64
 	b        *browser
-}
-
-func newScanFixture(t *testing.T, width, height int64) scanFixture {
-	t.Helper()
-	return newScanFixtureOn(t, testdb.SQLite(t), width, height)
 }
 
 // newScanFixtureOn is the scan fixture on the database at databaseURL.

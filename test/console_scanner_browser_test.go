@@ -128,209 +128,211 @@ func (b *browser) expect(step, sel, says, focus string) {
 func TestConsoleScannerFlows(t *testing.T) {
 	for _, screen := range consoleScreens {
 		t.Run(screen.name, func(t *testing.T) {
-			base := consoleService(t, testdb.SQLite(t))
-			f := newConsoleFixture(t, base)
-			f.api.do(t, "POST", fmt.Sprintf("/api/warehouses/%d/binLocations/generate", f.warehouse), nil, http.StatusOK)
-			key := f.api.newUser(t, "olga", "operator")
-			b := newBrowser(t, base)
-			b.screen(screen.width, screen.height)
-			search := "/console/search q"
+			testdb.Each(t, func(t *testing.T, databaseURL string) {
+				base := consoleService(t, databaseURL)
+				f := newConsoleFixture(t, base)
+				f.api.do(t, "POST", fmt.Sprintf("/api/warehouses/%d/binLocations/generate", f.warehouse), nil, http.StatusOK)
+				key := f.api.newUser(t, "olga", "operator")
+				b := newBrowser(t, base)
+				b.screen(screen.width, screen.height)
+				search := "/console/search q"
 
-			// Signing in by keyboard: Enter after the name moves to the key.
-			b.visit("/console/", "signin")
-			b.keys("type the name", "olga"+kb.Enter)
-			if got := b.focused(); got != "/console/signin key" {
-				t.Fatalf("Enter after the name: focus on %q", got)
-			}
-			b.scan("signed-in", key)
-			b.expect("sign-in", "h1", "Find anything", search)
+				// Signing in by keyboard: Enter after the name moves to the key.
+				b.visit("/console/", "signin")
+				b.keys("type the name", "olga"+kb.Enter)
+				if got := b.focused(); got != "/console/signin key" {
+					t.Fatalf("Enter after the name: focus on %q", got)
+				}
+				b.scan("signed-in", key)
+				b.expect("sign-in", "h1", "Find anything", search)
 
-			product := fmt.Sprintf("/console/products/%d", f.product)
-			b.scan("product", "SKU-100")
-			b.expect("scan a product", "h1", "SKU-100", search)
+				product := fmt.Sprintf("/console/products/%d", f.product)
+				b.scan("product", "SKU-100")
+				b.expect("scan a product", "h1", "SKU-100", search)
 
-			// Goods in: the bin's Enter moves on, the quantity's books in.
-			b.tap("#goods-in input[name=bin]")
-			b.keys("scan the bin", "A-01"+kb.Enter)
-			if got := b.focusSettles(is(product + "/in quantity")); got != product+"/in quantity" {
-				t.Errorf("Enter after the bin code: focus on %q, want the quantity", got)
-			}
-			if got := f.api.stockOn(t, f.product, "A-01"); got != 0 {
-				t.Fatalf("Enter after the bin code booked %d in", got)
-			}
-			b.scan("goods-in", "12")
-			b.expect("goods in", ".notice", "Booked 12 in at A-01.", search)
-			if got := f.api.stockOn(t, f.product, "A-01"); got != 12 {
-				t.Errorf("after goods in A-01 holds %d", got)
-			}
+				// Goods in: the bin's Enter moves on, the quantity's books in.
+				b.tap("#goods-in input[name=bin]")
+				b.keys("scan the bin", "A-01"+kb.Enter)
+				if got := b.focusSettles(is(product + "/in quantity")); got != product+"/in quantity" {
+					t.Errorf("Enter after the bin code: focus on %q, want the quantity", got)
+				}
+				if got := f.api.stockOn(t, f.product, "A-01"); got != 0 {
+					t.Fatalf("Enter after the bin code booked %d in", got)
+				}
+				b.scan("goods-in", "12")
+				b.expect("goods in", ".notice", "Booked 12 in at A-01.", search)
+				if got := f.api.stockOn(t, f.product, "A-01"); got != 12 {
+					t.Errorf("after goods in A-01 holds %d", got)
+				}
 
-			// Goods out, once too many: the error is beside the quantity,
-			// which has the focus for the corrected number.
-			b.tap("#goods-out input[name=bin]")
-			b.keys("scan the bin", "A-01"+kb.Enter)
-			b.scan("goods-out-too-many", "50")
-			b.expect("goods out of too many", "#goods-out input[name=quantity] ~ .error",
-				"Not enough stock: bin A-01 has 12 pieces of SKU-100 free to take.", product+"/out quantity")
-			b.scan("goods-out", "2")
-			b.expect("goods out", ".notice", "Booked 2 out of A-01.", search)
+				// Goods out, once too many: the error is beside the quantity,
+				// which has the focus for the corrected number.
+				b.tap("#goods-out input[name=bin]")
+				b.keys("scan the bin", "A-01"+kb.Enter)
+				b.scan("goods-out-too-many", "50")
+				b.expect("goods out of too many", "#goods-out input[name=quantity] ~ .error",
+					"Not enough stock: bin A-01 has 12 pieces of SKU-100 free to take.", product+"/out quantity")
+				b.scan("goods-out", "2")
+				b.expect("goods out", ".notice", "Booked 2 out of A-01.", search)
 
-			// A move from A-01 (the only bin with stock) to A-02.
-			b.tap("#move input[name=bin]")
-			b.keys("scan the destination", "A-02"+kb.Enter)
-			b.scan("move", "3")
-			b.expect("move", ".notice", "Moved 3 to A-02.", search)
+				// A move from A-01 (the only bin with stock) to A-02.
+				b.tap("#move input[name=bin]")
+				b.keys("scan the destination", "A-02"+kb.Enter)
+				b.scan("move", "3")
+				b.expect("move", ".notice", "Moved 3 to A-02.", search)
 
-			// A count of A-02 on the count page: the bin's button opens it
-			// with the focus in the scan field. Each scan adds a piece; a
-			// quantity typed first (its Enter waits for the scan) adds that
-			// many; something not expected may turn up. Confirmed, then
-			// applied.
-			b.scan("bin", "A-02")
-			b.expect("scan a bin", "h1", "A-02", search)
-			b.tap(`form[action$="/count"] button`)
-			b.submit("count-open", chromedp.KeyEvent(kb.Enter))
-			countScan := b.focusSettles(func(got string) bool {
-				return strings.HasPrefix(got, "/console/counts/") && strings.HasSuffix(got, " scan")
+				// A count of A-02 on the count page: the bin's button opens it
+				// with the focus in the scan field. Each scan adds a piece; a
+				// quantity typed first (its Enter waits for the scan) adds that
+				// many; something not expected may turn up. Confirmed, then
+				// applied.
+				b.scan("bin", "A-02")
+				b.expect("scan a bin", "h1", "A-02", search)
+				b.tap(`form[action$="/count"] button`)
+				b.submit("count-open", chromedp.KeyEvent(kb.Enter))
+				countScan := b.focusSettles(func(got string) bool {
+					return strings.HasPrefix(got, "/console/counts/") && strings.HasSuffix(got, " scan")
+				})
+				if !strings.HasPrefix(countScan, "/console/counts/") || !strings.HasSuffix(countScan, " scan") {
+					t.Fatalf("the count opens with the focus on %q, want its scan field", countScan)
+				}
+				if got := b.text(".count-lines thead"); !strings.Contains(strings.ToLower(got), "stock") {
+					t.Errorf("a count that is not blind hides the stock: %q", got)
+				}
+				b.scan("count-one", "SKU-100")
+				b.expect("a piece scanned", "h2", "1 pieces scanned", countScan)
+				b.tap("input[name=qty]")
+				b.scan("count-quantity", "4")
+				if got := b.focusSettles(is(countScan)); got != countScan {
+					t.Errorf("after a typed quantity the focus is on %q, want the scan field", got)
+				}
+				b.scan("count-found", "SKU-200")
+				b.expect("four found", "h2", "5 pieces scanned", countScan)
+				b.scan("count-two", "SKU-100")
+				b.expect("another piece", "h2", "6 pieces scanned", countScan)
+				b.scan("count-unknown", "NO-SUCH-THING")
+				b.expect("a scan that names nothing", "#scan .error", "NO-SUCH-THING", countScan)
+				// A barcode scanned into the pieces box counts no millions.
+				b.tap("input[name=qty]")
+				b.scan("count-code-in-pieces", "96385075")
+				if got := b.text("#scan .error"); !strings.Contains(got, "96385075") {
+					t.Errorf("a code in the pieces box says %q", got)
+				}
+				if got := b.text("h2"); !strings.Contains(got, "6 pieces scanned") {
+					t.Errorf("a code in the pieces box changed the tally: %q", got)
+				}
+				if a2 := f.api.stockOn(t, f.product, "A-02"); a2 != 3 {
+					t.Errorf("scanning booked something: A-02 holds %d", a2)
+				}
+				b.tap(`form[method=post][action*="/bins/"] button`)
+				b.submit("count-confirmed", chromedp.KeyEvent(kb.Enter))
+				countBins := b.focusSettles(func(got string) bool { return strings.HasSuffix(got, "/scan bin") })
+				b.expect("bin confirmed", ".notice", "Bin counted: 6 pieces", countBins)
+				b.tap(`form[action$="/apply"] button`)
+				b.submit("count-applied", chromedp.KeyEvent(kb.Enter))
+				b.expect("count applied", ".notice", "Count applied", search)
+				// A blind count shows no stock.
+				blind := f.api.do(t, "POST", "/api/counts", map[string]any{"warehouse": map[string]any{"id": f.warehouse},
+					"binLocations": []any{map[string]any{"code": "A-02"}}, "blind": true}, http.StatusCreated)["data"].(map[string]any)["id"]
+				b.visit(fmt.Sprintf("/console/counts/%v", blind), "blind-count")
+				b.scan("blind-bin", "A-02")
+				blindScan := b.focusSettles(func(got string) bool { return strings.HasSuffix(got, " scan") })
+				b.scan("blind-scan", "SKU-100")
+				b.expect("blind scan", "h2", "1 pieces scanned", blindScan)
+				if got := b.text(".count-lines thead"); strings.Contains(strings.ToLower(got), "stock") {
+					t.Errorf("a blind count shows the stock: %q", got)
+				}
+				f.api.do(t, "PUT", fmt.Sprintf("/api/counts/%v", blind), map[string]any{"status": "Cancelled"}, http.StatusOK)
+				b.visit("/console/search", "search-after-the-counts")
+				if a2 := f.api.stockOn(t, f.product, "A-02"); a2 != 2 {
+					t.Errorf("A-02 holds %d of SKU-100 after a count of 2", a2)
+				}
+
+				// Picking: the order by its number, its picking list by Enter
+				// on its button.
+				order := fmt.Sprintf("/console/orders/%d", f.order)
+				b.scan("order", "10001")
+				b.expect("scan an order", "h1", "10001", search)
+				b.tap(`form[action="` + order + `/picking"] button`)
+				b.submit("picking-list", chromedp.KeyEvent(kb.Enter))
+				b.expect("pick", ".notice", "The picking list is reserved.", order+"/picking scan")
+
+				// Shipping asks first, and only the question's button, tapped,
+				// ships: the focus stays where a scan goes, so a stray scan
+				// on the question searches and ships nothing.
+				b.visit("/console/search", "search-again")
+				b.scan("order-again", "10001")
+				b.tap(`form[action="` + order + `/ship"] button`)
+				b.submit("ship-confirm", chromedp.KeyEvent(kb.Enter))
+				b.expect("ship asks", "h1", "Ship order 10001?", search)
+				b.scan("stray-scan", "SKU-200")
+				b.expect("a stray scan on the question", "h1", "SKU-200", search)
+				if status := f.api.do(t, "GET", fmt.Sprintf("/api/orders/%d", f.order), nil, http.StatusOK)["data"].(map[string]any)["status"]; status == "Completely delivered" {
+					t.Errorf("a stray scan on the question shipped the order")
+				}
+				b.scan("order-once-more", "10001")
+				b.tap(`form[action="` + order + `/ship"] button`)
+				b.submit("ship-confirm-again", chromedp.KeyEvent(kb.Enter))
+				b.expect("ship asks again", "h1", "Ship order 10001?", search)
+				b.tap(`form[action="` + order + `/ship"] button.primary`)
+				b.submit("shipped", chromedp.KeyEvent(kb.Enter))
+				b.expect("ship", ".notice", "The order is shipped and the customer is mailed.", search)
+				status := f.api.do(t, "GET", fmt.Sprintf("/api/orders/%d", f.order), nil, http.StatusOK)["data"].(map[string]any)["status"]
+				if status != "Completely delivered" {
+					t.Errorf("order status %v", status)
+				}
+
+				// A page that does not exist says so inside the frame, and the
+				// next scan goes to the search.
+				b.visit("/console/products/999999", "product-not-found")
+				b.expect("a product that does not exist", ".alert", "There is no", search)
+				b.scan("after-not-found", "SKU-200")
+				b.expect("a scan after an error page", "h1", "SKU-200", search)
+
+				// A lot-tracked product arrives: the GS1 scan of its label
+				// opens goods in with the lot and the best-before filled in
+				// and the focus in the bin; the bin's Enter moves on to the
+				// quantity, which books in.
+				milk := f.api.id(t, "POST", "/api/articleDetails", map[string]any{"number": "MILK-1", "name": "Oat milk",
+					"ean": "4006381333931", "lotTracked": true})
+				milkPage := fmt.Sprintf("/console/products/%d", milk)
+				b.scan("gs1-scan", "(01)04006381333931(17)270531(10)L-42")
+				b.expect("a GS1 scan", "#goods-in label:has(input[name=bin])", "Bin location", milkPage+"/in bin")
+				if got := b.text("h1"); !strings.Contains(got, "MILK-1") {
+					t.Errorf("a GS1 scan opens %q", got)
+				}
+				if lot, date := evalJS[string](b, `document.querySelector("#goods-in input[name=lot]").value`),
+					evalJS[string](b, `document.querySelector("#goods-in input[name=bestBefore]").value`); lot != "L-42" || date != "2027-05-31" {
+					t.Errorf("goods in after the GS1 scan: lot %q, best-before %q", lot, date)
+				}
+				b.tap("#goods-in input[name=bin]")
+				b.keys("scan the bin", "A-03"+kb.Enter)
+				if got := b.focusSettles(is(milkPage + "/in quantity")); got != milkPage+"/in quantity" {
+					t.Errorf("Enter after the bin code: focus on %q, want the quantity", got)
+				}
+				b.scan("goods-in-lot", "6")
+				b.expect("goods in of a lot", ".notice", "Booked 6 of lot L-42 in at A-03.", search)
+				if got := b.text("tr.lot"); !strings.Contains(got, "L-42") || !strings.Contains(got, "2027-05-31") {
+					t.Errorf("the lot on its bin: %q", got)
+				}
+				// Goods out names the lot.
+				b.tap("#goods-out input[name=bin]")
+				b.keys("scan the bin", "A-03")
+				b.tap("#goods-out input[name=lot]")
+				b.keys("scan the lot", "L-42")
+				b.tap("#goods-out input[name=quantity]")
+				b.scan("goods-out-lot", "1")
+				b.expect("goods out of a lot", ".notice", "Booked 1 of lot L-42 out of A-03.", search)
+				if got := f.api.stockOn(t, milk, "A-03"); got != 5 {
+					t.Errorf("A-03 holds %d of MILK-1, want 5", got)
+				}
+				// The lot's number finds the lot, of its product.
+				b.scan("lot-search", "L-42")
+				b.expect("a lot number", "h1", "Lot L-42", search)
+				if got := b.text(".title p"); !strings.Contains(got, "MILK-1") {
+					t.Errorf("the lot's page names %q", got)
+				}
 			})
-			if !strings.HasPrefix(countScan, "/console/counts/") || !strings.HasSuffix(countScan, " scan") {
-				t.Fatalf("the count opens with the focus on %q, want its scan field", countScan)
-			}
-			if got := b.text(".count-lines thead"); !strings.Contains(strings.ToLower(got), "stock") {
-				t.Errorf("a count that is not blind hides the stock: %q", got)
-			}
-			b.scan("count-one", "SKU-100")
-			b.expect("a piece scanned", "h2", "1 pieces scanned", countScan)
-			b.tap("input[name=qty]")
-			b.scan("count-quantity", "4")
-			if got := b.focusSettles(is(countScan)); got != countScan {
-				t.Errorf("after a typed quantity the focus is on %q, want the scan field", got)
-			}
-			b.scan("count-found", "SKU-200")
-			b.expect("four found", "h2", "5 pieces scanned", countScan)
-			b.scan("count-two", "SKU-100")
-			b.expect("another piece", "h2", "6 pieces scanned", countScan)
-			b.scan("count-unknown", "NO-SUCH-THING")
-			b.expect("a scan that names nothing", "#scan .error", "NO-SUCH-THING", countScan)
-			// A barcode scanned into the pieces box counts no millions.
-			b.tap("input[name=qty]")
-			b.scan("count-code-in-pieces", "96385075")
-			if got := b.text("#scan .error"); !strings.Contains(got, "96385075") {
-				t.Errorf("a code in the pieces box says %q", got)
-			}
-			if got := b.text("h2"); !strings.Contains(got, "6 pieces scanned") {
-				t.Errorf("a code in the pieces box changed the tally: %q", got)
-			}
-			if a2 := f.api.stockOn(t, f.product, "A-02"); a2 != 3 {
-				t.Errorf("scanning booked something: A-02 holds %d", a2)
-			}
-			b.tap(`form[method=post][action*="/bins/"] button`)
-			b.submit("count-confirmed", chromedp.KeyEvent(kb.Enter))
-			countBins := b.focusSettles(func(got string) bool { return strings.HasSuffix(got, "/scan bin") })
-			b.expect("bin confirmed", ".notice", "Bin counted: 6 pieces", countBins)
-			b.tap(`form[action$="/apply"] button`)
-			b.submit("count-applied", chromedp.KeyEvent(kb.Enter))
-			b.expect("count applied", ".notice", "Count applied", search)
-			// A blind count shows no stock.
-			blind := f.api.do(t, "POST", "/api/counts", map[string]any{"warehouse": map[string]any{"id": f.warehouse},
-				"binLocations": []any{map[string]any{"code": "A-02"}}, "blind": true}, http.StatusCreated)["data"].(map[string]any)["id"]
-			b.visit(fmt.Sprintf("/console/counts/%v", blind), "blind-count")
-			b.scan("blind-bin", "A-02")
-			blindScan := b.focusSettles(func(got string) bool { return strings.HasSuffix(got, " scan") })
-			b.scan("blind-scan", "SKU-100")
-			b.expect("blind scan", "h2", "1 pieces scanned", blindScan)
-			if got := b.text(".count-lines thead"); strings.Contains(strings.ToLower(got), "stock") {
-				t.Errorf("a blind count shows the stock: %q", got)
-			}
-			f.api.do(t, "PUT", fmt.Sprintf("/api/counts/%v", blind), map[string]any{"status": "Cancelled"}, http.StatusOK)
-			b.visit("/console/search", "search-after-the-counts")
-			if a2 := f.api.stockOn(t, f.product, "A-02"); a2 != 2 {
-				t.Errorf("A-02 holds %d of SKU-100 after a count of 2", a2)
-			}
-
-			// Picking: the order by its number, its picking list by Enter
-			// on its button.
-			order := fmt.Sprintf("/console/orders/%d", f.order)
-			b.scan("order", "10001")
-			b.expect("scan an order", "h1", "10001", search)
-			b.tap(`form[action="` + order + `/picking"] button`)
-			b.submit("picking-list", chromedp.KeyEvent(kb.Enter))
-			b.expect("pick", ".notice", "The picking list is reserved.", order+"/picking scan")
-
-			// Shipping asks first, and only the question's button, tapped,
-			// ships: the focus stays where a scan goes, so a stray scan
-			// on the question searches and ships nothing.
-			b.visit("/console/search", "search-again")
-			b.scan("order-again", "10001")
-			b.tap(`form[action="` + order + `/ship"] button`)
-			b.submit("ship-confirm", chromedp.KeyEvent(kb.Enter))
-			b.expect("ship asks", "h1", "Ship order 10001?", search)
-			b.scan("stray-scan", "SKU-200")
-			b.expect("a stray scan on the question", "h1", "SKU-200", search)
-			if status := f.api.do(t, "GET", fmt.Sprintf("/api/orders/%d", f.order), nil, http.StatusOK)["data"].(map[string]any)["status"]; status == "Completely delivered" {
-				t.Errorf("a stray scan on the question shipped the order")
-			}
-			b.scan("order-once-more", "10001")
-			b.tap(`form[action="` + order + `/ship"] button`)
-			b.submit("ship-confirm-again", chromedp.KeyEvent(kb.Enter))
-			b.expect("ship asks again", "h1", "Ship order 10001?", search)
-			b.tap(`form[action="` + order + `/ship"] button.primary`)
-			b.submit("shipped", chromedp.KeyEvent(kb.Enter))
-			b.expect("ship", ".notice", "The order is shipped and the customer is mailed.", search)
-			status := f.api.do(t, "GET", fmt.Sprintf("/api/orders/%d", f.order), nil, http.StatusOK)["data"].(map[string]any)["status"]
-			if status != "Completely delivered" {
-				t.Errorf("order status %v", status)
-			}
-
-			// A page that does not exist says so inside the frame, and the
-			// next scan goes to the search.
-			b.visit("/console/products/999999", "product-not-found")
-			b.expect("a product that does not exist", ".alert", "There is no", search)
-			b.scan("after-not-found", "SKU-200")
-			b.expect("a scan after an error page", "h1", "SKU-200", search)
-
-			// A lot-tracked product arrives: the GS1 scan of its label
-			// opens goods in with the lot and the best-before filled in
-			// and the focus in the bin; the bin's Enter moves on to the
-			// quantity, which books in.
-			milk := f.api.id(t, "POST", "/api/articleDetails", map[string]any{"number": "MILK-1", "name": "Oat milk",
-				"ean": "4006381333931", "lotTracked": true})
-			milkPage := fmt.Sprintf("/console/products/%d", milk)
-			b.scan("gs1-scan", "(01)04006381333931(17)270531(10)L-42")
-			b.expect("a GS1 scan", "#goods-in label:has(input[name=bin])", "Bin location", milkPage+"/in bin")
-			if got := b.text("h1"); !strings.Contains(got, "MILK-1") {
-				t.Errorf("a GS1 scan opens %q", got)
-			}
-			if lot, date := evalJS[string](b, `document.querySelector("#goods-in input[name=lot]").value`),
-				evalJS[string](b, `document.querySelector("#goods-in input[name=bestBefore]").value`); lot != "L-42" || date != "2027-05-31" {
-				t.Errorf("goods in after the GS1 scan: lot %q, best-before %q", lot, date)
-			}
-			b.tap("#goods-in input[name=bin]")
-			b.keys("scan the bin", "A-03"+kb.Enter)
-			if got := b.focusSettles(is(milkPage + "/in quantity")); got != milkPage+"/in quantity" {
-				t.Errorf("Enter after the bin code: focus on %q, want the quantity", got)
-			}
-			b.scan("goods-in-lot", "6")
-			b.expect("goods in of a lot", ".notice", "Booked 6 of lot L-42 in at A-03.", search)
-			if got := b.text("tr.lot"); !strings.Contains(got, "L-42") || !strings.Contains(got, "2027-05-31") {
-				t.Errorf("the lot on its bin: %q", got)
-			}
-			// Goods out names the lot.
-			b.tap("#goods-out input[name=bin]")
-			b.keys("scan the bin", "A-03")
-			b.tap("#goods-out input[name=lot]")
-			b.keys("scan the lot", "L-42")
-			b.tap("#goods-out input[name=quantity]")
-			b.scan("goods-out-lot", "1")
-			b.expect("goods out of a lot", ".notice", "Booked 1 of lot L-42 out of A-03.", search)
-			if got := f.api.stockOn(t, milk, "A-03"); got != 5 {
-				t.Errorf("A-03 holds %d of MILK-1, want 5", got)
-			}
-			// The lot's number finds the lot, of its product.
-			b.scan("lot-search", "L-42")
-			b.expect("a lot number", "h1", "Lot L-42", search)
-			if got := b.text(".title p"); !strings.Contains(got, "MILK-1") {
-				t.Errorf("the lot's page names %q", got)
-			}
 		})
 	}
 }
