@@ -410,7 +410,7 @@ func TestUseCasesRefuseWhereHTTPSays403(t *testing.T) {
 	})
 }
 
-// Use cases that no route runs keep the table too: the console's preview
+// Use cases that no route runs keep the table too: the console's previews
 // and stock lines, the command line's look-up by name, and the service's
 // own upkeep, which is the system's.
 func TestUseCasesWithoutARouteKeepTheTable(t *testing.T) {
@@ -451,6 +451,10 @@ func TestUseCasesWithoutARouteKeepTheTable(t *testing.T) {
 			}},
 			{"ShortPickOrder", user.Operator, func(ctx context.Context) error {
 				_, err := app.ShortPickOrder(ctx, application.OrderRef{ID: noID}, application.OrderShort{})
+				return err
+			}},
+			{"ShipmentPreview", user.Reader, func(ctx context.Context) error {
+				_, err := app.ShipmentPreview(ctx, application.OrderRef{ID: noID}, nil)
 				return err
 			}},
 		}

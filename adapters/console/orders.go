@@ -264,6 +264,16 @@ type shipConfirmData struct {
 	Warehouse *warehouse.Warehouse
 	Form      *form
 	ToShip    int
+	// Takes are the bins, products and lots the shipment would take from,
+	// as the stock stands; Cannot says why it would not ship, when so.
+	Takes  []takeRow
+	Cannot string
+}
+
+// takeRow is one bin's part of a shipment, with its product.
+type takeRow struct {
+	application.PlannedTake
+	Article *catalog.ArticleDetail
 }
 
 // shipConfirmPage asks before a whole order ships and its customer is
@@ -283,6 +293,25 @@ func (h *Handler) shipConfirmPage(w http.ResponseWriter, r *http.Request, u *app
 	}
 	for _, det := range o.Details() {
 		d.ToShip += o.Outstanding(det)
+	}
+	takes, err := h.app.ShipmentPreview(r.Context(), application.OrderRef{ID: id}, &stock.WarehouseSpec{ID: whID})
+	switch {
+	case errs.KindOf(err) == errs.Invalid || errs.KindOf(err) == errs.Conflict:
+		preview := newForm()
+		h.placeOrderError(r, preview, id, err, "It cannot ship now: %s.")
+		d.Cannot = preview.Err("")
+		if d.Cannot == "" {
+			d.Cannot = preview.Err("warehouse")
+		}
+	case err != nil:
+		return err
+	}
+	articles, err := h.articlesByID(r, o)
+	if err != nil {
+		return err
+	}
+	for _, t := range takes {
+		d.Takes = append(d.Takes, takeRow{PlannedTake: t, Article: articles[t.ArticleDetailID]})
 	}
 	// The scan field keeps the focus: only the button, tapped, ships, and
 	// a stray scan searches.
