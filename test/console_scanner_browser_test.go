@@ -33,17 +33,23 @@ func (b *browser) screen(width, height int64) {
 }
 
 // keys sends keystrokes to whatever has the focus, as a scanner does, and
-// expects no page to load.
+// expects no page to load. A closing Enter is the scanner's: one keyDown
+// that carries the text, so that a page that moves the focus on at the key
+// does not see a second Enter in the next field.
 func (b *browser) keys(what, keys string) {
 	b.t.Helper()
+	if code, ok := strings.CutSuffix(keys, kb.Enter); ok {
+		b.gunStays(what, code)
+		return
+	}
 	b.run(what, chromedp.KeyEvent(keys), chromedp.Sleep(150*time.Millisecond))
 }
 
-// scan sends a code and Enter to whatever has the focus and waits for the
-// page that answers.
+// scan sends a code and Enter to whatever has the focus, as a scanner
+// does, and waits for the page that answers.
 func (b *browser) scan(name, code string) {
 	b.t.Helper()
-	b.submit(name, chromedp.KeyEvent(code+kb.Enter))
+	b.gun(name, code)
 }
 
 // tap puts the focus on a field, as a finger on a touch screen does.
