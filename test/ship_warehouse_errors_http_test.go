@@ -1,0 +1,42 @@
+package test
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/shopstock/inventory/test/testdb"
+)
+
+// TestShipOrderWarehouseErrorsNameWarehouse: the warehouse of a ship
+// request that names nothing, names nothing at all, or names two
+// warehouses at once is a 400 whose errors name `warehouse`, as every
+// other refused body names its property; the order stays unshipped.
+func TestShipOrderWarehouseErrorsNameWarehouse(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		f := ohSetup(t, databaseURL)
+		f.env.Do(t, "PUT", "/api/stock/change/ship-wh-errors", []any{
+			map[string]any{"articleDetailId": f.art1, "quantity": 5, "binLocation": map[string]any{"id": f.binA}},
+		})
+		order := f.created(t, f.env.Do(t, "POST", "/api/orders", map[string]any{
+			"number": "SHIP-WH-1", "details": []any{map[string]any{"articleDetailId": f.art1, "quantity": 2}},
+		}), false)
+		for name, warehouse := range map[string]map[string]any{
+			"unknown code":        {"code": "NOPE"},
+			"unknown id":          {"id": 999999},
+			"neither id nor code": {},
+			"id and code differ":  {"id": f.main, "code": "SECOND"},
+		} {
+			res := f.env.Do(t, "PUT", fmt.Sprintf("/api/orders/%d/ship", order), map[string]any{"warehouse": warehouse})
+			ohError(t, res, http.StatusBadRequest)
+			if got := errorProperties(t, res); len(got) != 1 || got[0] != "warehouse" {
+				t.Errorf("%s: errors name %v, want [warehouse]: %s", name, got, res)
+			}
+		}
+		data := ohOK(t, f.env.Do(t, "GET", fmt.Sprintf("/api/orders/%d", order), nil))["data"].(map[string]any)
+		if data["status"] != "Open" {
+			t.Errorf("order status %v after refused shipments, want Open", data["status"])
+		}
+	})
+}
