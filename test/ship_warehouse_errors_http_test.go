@@ -40,3 +40,41 @@ func TestShipOrderWarehouseErrorsNameWarehouse(t *testing.T) {
 		}
 	})
 }
+
+// TestWarehouseIDZeroInABodyIsOutOfRange: ids are 1..2147483647, so a
+// warehouse given as {"id": 0, "code": …} in a body (a ship request, a
+// picking list, a transfer, a count, a wave, a purchase order) is a 400
+// naming its id, never the warehouse its code names; nothing changes.
+func TestWarehouseIDZeroInABodyIsOutOfRange(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		f := ohSetup(t, databaseURL)
+		f.env.Do(t, "PUT", "/api/stock/change/wh-zero", []any{
+			map[string]any{"articleDetailId": f.art1, "quantity": 5, "binLocation": map[string]any{"id": f.binA}},
+		})
+		order := f.created(t, f.env.Do(t, "POST", "/api/orders", map[string]any{
+			"number": "WH-ZERO-1", "details": []any{map[string]any{"articleDetailId": f.art1, "quantity": 2}},
+		}), false)
+		zero := map[string]any{"id": 0, "code": "MAIN"}
+		second := map[string]any{"code": "SECOND"}
+		line := []any{map[string]any{"articleDetailId": f.art1, "quantity": 1}}
+		for _, c := range []struct {
+			method, path string
+			body         map[string]any
+			property     string
+		}{
+			{"PUT", fmt.Sprintf("/api/orders/%d/ship", order), map[string]any{"warehouse": zero}, "warehouse.id"},
+			{"POST", fmt.Sprintf("/api/orders/%d/pickingList", order), map[string]any{"warehouse": zero}, "warehouse.id"},
+			{"POST", "/api/transfers", map[string]any{"number": "T-ZERO", "source": zero, "destination": second, "lines": line}, "source.id"},
+			{"POST", "/api/counts", map[string]any{"warehouse": zero}, "warehouse.id"},
+			{"POST", "/api/pickingWaves", map[string]any{"warehouse": zero, "orderIds": []any{order}}, "warehouse.id"},
+			{"POST", "/api/purchaseOrders", map[string]any{"number": "PO-ZERO", "warehouse": zero, "lines": line}, "warehouse.id"},
+		} {
+			whInvalidField(t, f.env.Do(t, c.method, c.path, c.body), c.property)
+		}
+		data := ohOK(t, f.env.Do(t, "GET", fmt.Sprintf("/api/orders/%d", order), nil))["data"].(map[string]any)
+		if data["status"] != "Open" {
+			t.Errorf("order status %v after refused requests, want Open", data["status"])
+		}
+	})
+}

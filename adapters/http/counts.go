@@ -134,7 +134,7 @@ func (h *Handler) createCount(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	req := application.CountRequest{
-		Warehouse: stock.WarehouseSpec{ID: body.Warehouse.ID, Code: body.Warehouse.Code},
+		Warehouse: body.Warehouse.spec(),
 		BinsGiven: body.BinLocations != nil, ArticleDetailIDs: body.ArticleDetailIDs, ArticlesGiven: body.ArticleDetailIDs != nil,
 		Blind: body.Blind, LockBins: body.LockBins,
 	}
