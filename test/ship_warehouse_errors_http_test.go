@@ -43,8 +43,9 @@ func TestShipOrderWarehouseErrorsNameWarehouse(t *testing.T) {
 
 // TestWarehouseIDZeroInABodyIsOutOfRange: ids are 1..2147483647, so a
 // warehouse given as {"id": 0, "code": …} in a body (a ship request, a
-// picking list, a transfer, a count, a wave, a purchase order) is a 400
-// naming its id, never the warehouse its code names; nothing changes.
+// picking list, a transfer, a count, a wave, a purchase order), or a count's
+// bin given so, is a 400 naming its id, never what its code names; nothing
+// changes.
 func TestWarehouseIDZeroInABodyIsOutOfRange(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
@@ -67,6 +68,8 @@ func TestWarehouseIDZeroInABodyIsOutOfRange(t *testing.T) {
 			{"POST", fmt.Sprintf("/api/orders/%d/pickingList", order), map[string]any{"warehouse": zero}, "warehouse.id"},
 			{"POST", "/api/transfers", map[string]any{"number": "T-ZERO", "source": zero, "destination": second, "lines": line}, "source.id"},
 			{"POST", "/api/counts", map[string]any{"warehouse": zero}, "warehouse.id"},
+			{"POST", "/api/counts", map[string]any{"warehouse": map[string]any{"code": "MAIN"},
+				"binLocations": []any{map[string]any{"id": 0, "code": "A-01"}}}, "binLocations[0].id"},
 			{"POST", "/api/pickingWaves", map[string]any{"warehouse": zero, "orderIds": []any{order}}, "warehouse.id"},
 			{"POST", "/api/purchaseOrders", map[string]any{"number": "PO-ZERO", "warehouse": zero, "lines": line}, "warehouse.id"},
 		} {
