@@ -1,6 +1,7 @@
 package test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -61,6 +62,39 @@ func TestBatchIDZeroIsOutOfRange(t *testing.T) {
 		if r := ship["results"].([]any)[0].(map[string]any); r["success"] != false ||
 			!strings.Contains(fmt.Sprint(r["message"]), "orderDetailId") || !strings.Contains(fmt.Sprint(r["message"]), rangeText) {
 			t.Errorf("order detail 0: %v, want a failure naming orderDetailId and the range", r)
+		}
+	})
+}
+
+// TestBatchIntegersBeyond64BitsNameTheRange: an id or a quantity too large
+// for any integer type is out of range like any other, so the operation
+// fails with a message naming the property and its range.
+func TestBatchIntegersBeyond64BitsNameTheRange(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		f := ohSetup(t, databaseURL)
+		huge := json.Number("99999999999999999999")
+		bin := map[string]any{"id": f.binA}
+		for _, c := range []struct {
+			path     string
+			op       map[string]any
+			property string
+			rangeOf  string
+		}{
+			{"/api/stock/change/huge-1", map[string]any{"articleDetailId": huge, "quantity": 1, "binLocation": bin}, "articleDetailId", "from 1 to 2147483647"},
+			{"/api/stock/change/huge-2", map[string]any{"articleDetailId": f.art1, "quantity": huge, "binLocation": bin}, "quantity", "from -1000000000 to 1000000000"},
+			{"/api/stock/set/huge-3", map[string]any{"articleDetailId": f.art1, "quantity": json.Number("-99999999999999999999"), "binLocation": bin}, "quantity", "from -1000000000 to 1000000000"},
+			{"/api/stock/change/huge-4", map[string]any{"articleDetailId": f.art1, "quantity": 1, "binLocation": map[string]any{"code": "A-01", "warehouseId": "99999999999999999999"}}, "binLocation.warehouseId", "from 1 to 2147483647"},
+			{"/api/stock/relocate/huge-5", map[string]any{"articleDetailId": f.art1, "quantity": huge, "source": map[string]any{"binLocation": bin},
+				"destination": map[string]any{"warehouse": map[string]any{"code": "SECOND"}}}, "quantity", "from -1000000000 to 1000000000"},
+			{"/api/orderDetails/ship/huge-6", map[string]any{"orderDetailId": huge, "quantity": 1, "warehouse": map[string]any{"id": f.main}}, "orderDetailId", "from 1 to 2147483647"},
+		} {
+			body := ohBatch(t, f.env.Do(t, "PUT", c.path, []any{c.op}))
+			r := body["results"].([]any)[0].(map[string]any)
+			msg := fmt.Sprint(r["message"])
+			if r["success"] != false || !strings.Contains(msg, c.property) || !strings.Contains(msg, c.rangeOf) {
+				t.Errorf("%s: %v, want a failure naming %s and %s", c.path, r, c.property, c.rangeOf)
+			}
 		}
 	})
 }

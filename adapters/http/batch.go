@@ -254,6 +254,11 @@ func integer(fields jsonFields, name string, required, lenient bool) (int64, err
 		}
 	}
 	n, err := strconv.ParseInt(text, 10, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		// An integer beyond 64 bits reads as the nearest int64, so that
+		// the caller's range check names the range it is out of.
+		return n, nil
+	}
 	if err != nil {
 		return 0, fmt.Errorf("%s must be an integer, not %s", name, string(raw))
 	}
