@@ -254,6 +254,11 @@ func integer(fields jsonFields, name string, required, lenient bool) (int64, err
 		}
 	}
 	n, err := strconv.ParseInt(text, 10, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		// An integer beyond 64 bits reads as the nearest int64, so that
+		// the caller's range check names the range it is out of.
+		return n, nil
+	}
 	if err != nil {
 		return 0, fmt.Errorf("%s must be an integer, not %s", name, string(raw))
 	}
@@ -282,9 +287,11 @@ func plainInteger(raw []byte) (n int64, ok bool) {
 	return n, true
 }
 
-// identifier reads an id: 0 when absent (and not required), else an
-// integer no larger than maxID, so that it names something storable; whether
-// it is positive and names something is for the domain to say.
+// identifier reads an id: 0 when absent or null (and not required), else an
+// integer from 1 to maxID, so that it names something storable; whether it
+// names something is for the domain to say. An id of 0 that is sent is out
+// of range rather than absent: read as absent, a location's id 0 beside a
+// code would name the location by its code alone.
 func identifier(fields jsonFields, name string, required bool) (int64, error) {
 	return boundedID(fields, name, required, false)
 }
@@ -294,10 +301,17 @@ func boundedID(fields jsonFields, name string, required, lenient bool) (int64, e
 	if err != nil {
 		return 0, err
 	}
-	if n < 0 || n > maxID {
+	if n < 0 || n > maxID || (n == 0 && sentNotNull(fields, name)) {
 		return 0, fmt.Errorf("%s must be an integer from 1 to %d", name, maxID)
 	}
 	return n, nil
+}
+
+// sentNotNull tells whether field name is present with a value other than
+// null.
+func sentNotNull(fields jsonFields, name string) bool {
+	raw, ok := fields.get(name)
+	return ok && string(raw) != "null"
 }
 
 func text(fields jsonFields, name string) (string, error) {

@@ -65,14 +65,16 @@ func toCountJSON(v application.CountView) countJSON {
 
 type countCreateBody struct {
 	Warehouse        *warehouseRefBody `json:"warehouse" validate:"required"`
-	BinLocations     []countBinRefBody `json:"binLocations"`
+	BinLocations     []countBinRefBody `json:"binLocations" validate:"omitempty,dive"`
 	ArticleDetailIDs []int64           `json:"articleDetailIds" validate:"omitempty,dive,id"`
 	Blind            bool              `json:"blind"`
 	LockBins         bool              `json:"lockBins"`
 }
 
+// countBinRefBody names a bin by id or code; like a warehouse's, an id of 0
+// that is sent is out of range rather than absent.
 type countBinRefBody struct {
-	ID   int64  `json:"id" validate:"omitempty,id"`
+	ID   *int64 `json:"id" validate:"omitempty,id"`
 	Code string `json:"code"`
 }
 
@@ -134,12 +136,12 @@ func (h *Handler) createCount(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	req := application.CountRequest{
-		Warehouse: stock.WarehouseSpec{ID: body.Warehouse.ID, Code: body.Warehouse.Code},
+		Warehouse: body.Warehouse.spec(),
 		BinsGiven: body.BinLocations != nil, ArticleDetailIDs: body.ArticleDetailIDs, ArticlesGiven: body.ArticleDetailIDs != nil,
 		Blind: body.Blind, LockBins: body.LockBins,
 	}
 	for _, b := range body.BinLocations {
-		req.BinLocations = append(req.BinLocations, stock.BinLocationSpec{ID: b.ID, Code: b.Code})
+		req.BinLocations = append(req.BinLocations, stock.BinLocationSpec{ID: valueOrZero(b.ID), Code: b.Code})
 	}
 	id, err := h.app.CreateCount(r.Context(), req)
 	if err != nil {

@@ -110,6 +110,12 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) 
 			}
 			body.Errors = lines
 		}
+		if body.Errors == nil && kind == errs.Invalid && e.Property != "" {
+			// A rule broken by one property of the request (a warehouse
+			// that names nothing) is a validation failure like a
+			// malformed field: the client finds the property in errors.
+			body.Errors = []fieldError{{Property: e.Property, Message: e.Message}}
+		}
 	}
 	if kind == errs.Internal || kind == errs.Unavailable {
 		h.log.Error("request failed", zap.String("request_id", requestID(r.Context())), zap.Error(err))

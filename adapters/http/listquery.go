@@ -57,7 +57,8 @@ func parseList(query url.Values, fields ports.ListFields) (ports.ListQuery, erro
 		m := listKey.FindStringSubmatch(key)
 		if m == nil {
 			if strings.HasPrefix(key, "filter") || strings.HasPrefix(key, "sort") {
-				return q, errs.Invalidf("cannot read list parameter %q: use filter[0][property]=…&filter[0][value]=… and sort[0][property]=…&sort[0][direction]=ASC|DESC", key)
+				return q, errs.Invalidf("cannot read list parameter %q: use filter[0][property]=…&filter[0][value]=… and sort[0][property]=…&sort[0][direction]=ASC|DESC", key).
+					On(key)
 			}
 			continue // other parameters (useNumberAsId, …) belong to the endpoint
 		}
@@ -73,7 +74,7 @@ func parseList(query url.Values, fields ports.ListFields) (ports.ListQuery, erro
 		}
 		if m[4] != "" || strings.HasSuffix(key, "[]") {
 			if m[3] != "value" {
-				return q, errs.Invalidf("list parameter %q takes one value", key)
+				return q, errs.Invalidf("list parameter %q takes one value", key).On(key)
 			}
 			c.values = append(c.values, vals...)
 			continue
@@ -137,23 +138,25 @@ func checkProperty(kind string, c *rawCondition, fields ports.ListFields) (strin
 	}
 	for key := range c.params {
 		if !slices.Contains(allowed, key) {
-			return "", 0, errs.Invalidf("unknown list parameter %s[%d][%s]; allowed: %s", kind, c.index, key, strings.Join(allowed, ", "))
+			return "", 0, errs.Invalidf("unknown list parameter %s[%d][%s]; allowed: %s", kind, c.index, key, strings.Join(allowed, ", ")).
+				On(fmt.Sprintf("%s[%d][%s]", kind, c.index, key))
 		}
 	}
 	prop, ok := c.params["property"]
 	if !ok || prop == "" {
-		return "", 0, errs.Invalidf("%s[%d][property] is required", kind, c.index)
+		return "", 0, errs.Invalidf("%s[%d][property] is required", kind, c.index).On(fmt.Sprintf("%s[%d][property]", kind, c.index))
 	}
 	typ, ok := fields[prop]
 	if !ok {
-		return "", 0, errs.Invalidf("unknown %s property %q; allowed: %s", kind, prop, allowedProperties(fields))
+		return "", 0, errs.Invalidf("unknown %s property %q; allowed: %s", kind, prop, allowedProperties(fields)).
+			On(fmt.Sprintf("%s[%d][property]", kind, c.index))
 	}
 	return prop, typ, nil
 }
 
 func parseSort(c *rawCondition, fields ports.ListFields) (ports.Sort, error) {
 	if len(c.values) > 0 {
-		return ports.Sort{}, errs.Invalidf("unknown list parameter sort[%d][value]", c.index)
+		return ports.Sort{}, errs.Invalidf("unknown list parameter sort[%d][value]", c.index).On(fmt.Sprintf("sort[%d][value]", c.index))
 	}
 	prop, _, err := checkProperty("sort", c, fields)
 	if err != nil {
@@ -165,7 +168,8 @@ func parseSort(c *rawCondition, fields ports.ListFields) (ports.Sort, error) {
 	case "DESC":
 		return ports.Sort{Property: prop, Descending: true}, nil
 	}
-	return ports.Sort{}, errs.Invalidf("sort[%d][direction] must be ASC or DESC, not %q", c.index, c.params["direction"])
+	return ports.Sort{}, errs.Invalidf("sort[%d][direction] must be ASC or DESC, not %q", c.index, c.params["direction"]).
+		On(fmt.Sprintf("sort[%d][direction]", c.index))
 }
 
 func parseFilter(c *rawCondition, fields ports.ListFields) (ports.Filter, error) {
@@ -180,7 +184,7 @@ func parseFilter(c *rawCondition, fields ports.ListFields) (ports.Filter, error)
 			f.Or = true
 		case "", "0", "false":
 		default:
-			return f, errs.Invalidf("filter[%d][operator] must be 1, true, 0 or false, not %q", c.index, op)
+			return f, errs.Invalidf("filter[%d][operator] must be 1, true, 0 or false, not %q", c.index, op).On(fmt.Sprintf("filter[%d][operator]", c.index))
 		}
 	}
 	if expr, ok := c.params["expression"]; ok && strings.TrimSpace(expr) != "" {
@@ -189,7 +193,8 @@ func parseFilter(c *rawCondition, fields ports.ListFields) (ports.Filter, error)
 			norm = ports.ExprNotEqual
 		}
 		if !slices.Contains(expressions, norm) {
-			return f, errs.Invalidf("unknown filter[%d][expression] %q; allowed: %s", c.index, expr, strings.Join(expressions, ", "))
+			return f, errs.Invalidf("unknown filter[%d][expression] %q; allowed: %s", c.index, expr, strings.Join(expressions, ", ")).
+				On(fmt.Sprintf("filter[%d][expression]", c.index))
 		}
 		f.Expression = norm
 	}
@@ -199,11 +204,12 @@ func parseFilter(c *rawCondition, fields ports.ListFields) (ports.Filter, error)
 	}
 	for _, v := range raw {
 		if strings.IndexByte(v, 0) >= 0 {
-			return f, errs.Invalidf("filter[%d][value] must not contain the NUL character", c.index)
+			return f, errs.Invalidf("filter[%d][value] must not contain the NUL character", c.index).On(valueParameter(c.index))
 		}
 	}
 	if (f.Expression == ports.ExprLike || f.Expression == ports.ExprNotLike) && typ != ports.TextField {
-		return f, errs.Invalidf("filter[%d][expression] %s works on text properties only; %q is not one", c.index, f.Expression, prop)
+		return f, errs.Invalidf("filter[%d][expression] %s works on text properties only; %q is not one", c.index, f.Expression, prop).
+			On(fmt.Sprintf("filter[%d][expression]", c.index))
 	}
 	switch f.Expression {
 	case ports.ExprIsNull, ports.ExprIsNotNull:
@@ -233,7 +239,7 @@ func parseFilter(c *rawCondition, fields ports.ListFields) (ports.Filter, error)
 		return f, nil
 	}
 	if len(raw) != 1 {
-		return f, errs.Invalidf("filter[%d][value] is required and takes one value", c.index)
+		return f, errs.Invalidf("filter[%d][value] is required and takes one value", c.index).On(valueParameter(c.index))
 	}
 	if f.Expression == ports.ExprLike || f.Expression == ports.ExprNotLike || (f.Expression == "" && typ == ports.TextField) {
 		f.Values = []any{raw[0]}
@@ -262,7 +268,7 @@ func checkIDValue(prop string, v any, index int) error {
 	if !isInt || !isIDProperty(prop) || (n >= 1 && n <= maxID) {
 		return nil
 	}
-	return errs.Invalidf("filter[%d][value] must be an id from 1 to %d, not %d", index, maxID, n)
+	return errs.Invalidf("filter[%d][value] must be an id from 1 to %d, not %d", index, maxID, n).On(valueParameter(index))
 }
 
 var timeLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05-0700", "2006-01-02T15:04:05", "2006-01-02"}
@@ -272,7 +278,7 @@ func filterValue(typ ports.FieldType, raw string, index int) (any, error) {
 	case ports.IntField:
 		n, err := strconv.ParseInt(raw, 10, 64)
 		if err != nil {
-			return nil, errs.Invalidf("filter[%d][value] must be an integer, not %q", index, raw)
+			return nil, errs.Invalidf("filter[%d][value] must be an integer, not %q", index, raw).On(valueParameter(index))
 		}
 		return n, nil
 	case ports.BoolField:
@@ -282,21 +288,25 @@ func filterValue(typ ports.FieldType, raw string, index int) (any, error) {
 		case "0", "false":
 			return false, nil
 		}
-		return nil, errs.Invalidf("filter[%d][value] must be true, false, 1 or 0, not %q", index, raw)
+		return nil, errs.Invalidf("filter[%d][value] must be true, false, 1 or 0, not %q", index, raw).On(valueParameter(index))
 	case ports.TimeField:
 		for _, layout := range timeLayouts {
 			if t, err := time.Parse(layout, raw); err == nil {
 				return t.UTC(), nil
 			}
 		}
-		return nil, errs.Invalidf("filter[%d][value] must be a timestamp like 2026-01-31T12:00:00+0000, not %q", index, raw)
+		return nil, errs.Invalidf("filter[%d][value] must be a timestamp like 2026-01-31T12:00:00+0000, not %q", index, raw).On(valueParameter(index))
 	case ports.DateField:
 		// Kept as its text, which both databases compare as the date.
 		t, err := stock.ParseDate(raw)
 		if err != nil {
-			return nil, errs.Invalidf("filter[%d][value] must be a date like 2026-01-31, not %q", index, raw)
+			return nil, errs.Invalidf("filter[%d][value] must be a date like 2026-01-31, not %q", index, raw).On(valueParameter(index))
 		}
 		return t.Format(stock.DateLayout), nil
 	}
 	return raw, nil
 }
+
+// valueParameter names the value of filter index, the parameter an error
+// about that value points at.
+func valueParameter(index int) string { return fmt.Sprintf("filter[%d][value]", index) }

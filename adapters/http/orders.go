@@ -74,9 +74,17 @@ type orderShipBody struct {
 	SuppressStatusMail bool              `json:"suppressStatusMail"`
 }
 
+// warehouseRefBody names a warehouse by id or code. ID is a pointer so that
+// an id of 0 that is sent is out of range rather than absent: read as
+// absent, {"id": 0, "code": …} would name the warehouse by its code alone.
 type warehouseRefBody struct {
-	ID   int64  `json:"id" validate:"omitempty,id"`
+	ID   *int64 `json:"id" validate:"omitempty,id"`
 	Code string `json:"code"`
+}
+
+// spec is the warehouse the body names, for the domain to find.
+func (b *warehouseRefBody) spec() stock.WarehouseSpec {
+	return stock.WarehouseSpec{ID: valueOrZero(b.ID), Code: b.Code}
 }
 
 func (h *Handler) orderRoutes() {
@@ -171,7 +179,8 @@ func (h *Handler) shipOrder(w http.ResponseWriter, r *http.Request) error {
 	}
 	var from *stock.WarehouseSpec
 	if body.Warehouse != nil {
-		from = &stock.WarehouseSpec{ID: body.Warehouse.ID, Code: body.Warehouse.Code}
+		spec := body.Warehouse.spec()
+		from = &spec
 	}
 	if err := h.app.ShipOrder(r.Context(), ref, from, body.SuppressStatusMail, apiUser(r.Context())); err != nil {
 		return err

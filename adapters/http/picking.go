@@ -49,12 +49,19 @@ func (h *Handler) reservePickingList(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	var body pickingListBody
-	if _, err := optionalBody(w, r, &body); err != nil {
+	sent, err := optionalBody(w, r, &body)
+	if err != nil {
 		return err
+	}
+	if sent {
+		if err := h.validate(body); err != nil {
+			return err
+		}
 	}
 	var at *stock.WarehouseSpec
 	if body.Warehouse != nil {
-		at = &stock.WarehouseSpec{ID: body.Warehouse.ID, Code: body.Warehouse.Code}
+		spec := body.Warehouse.spec()
+		at = &spec
 	}
 	p, err := h.app.ReservePickingList(r.Context(), ref, at)
 	if err != nil {

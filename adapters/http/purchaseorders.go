@@ -133,7 +133,7 @@ func (h *Handler) createPurchaseOrder(w http.ResponseWriter, r *http.Request) er
 	req := application.PurchaseOrderRequest{
 		NewOrder: purchase.NewOrder{ID: valueOrZero(body.ID), Number: body.Number, Supplier: body.Supplier, ExpectedAt: body.ExpectedAt,
 			Lines: make([]purchase.NewLine, len(body.Lines))},
-		Warehouse: stock.WarehouseSpec{ID: body.Warehouse.ID, Code: body.Warehouse.Code},
+		Warehouse: body.Warehouse.spec(),
 	}
 	for i, l := range body.Lines {
 		req.Lines[i] = purchase.NewLine{ID: valueOrZero(l.ID), ArticleDetailID: l.ArticleDetailID, Quantity: l.Quantity}

@@ -141,8 +141,8 @@ func (h *Handler) createTransfer(w http.ResponseWriter, r *http.Request) error {
 	}
 	req := application.TransferRequest{
 		NewTransfer: transfer.NewTransfer{ID: valueOrZero(body.ID), Number: body.Number, Lines: make([]transfer.NewLine, len(body.Lines))},
-		Source:      stock.WarehouseSpec{ID: body.Source.ID, Code: body.Source.Code},
-		Destination: stock.WarehouseSpec{ID: body.Destination.ID, Code: body.Destination.Code},
+		Source:      body.Source.spec(),
+		Destination: body.Destination.spec(),
 	}
 	for i, l := range body.Lines {
 		q, err := stock.ParseQuantity(fmt.Sprintf("lines[%d].quantity", i), l.Quantity)

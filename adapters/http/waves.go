@@ -159,7 +159,8 @@ func (h *Handler) createWave(w http.ResponseWriter, r *http.Request) error {
 	if err := h.decode(w, r, &body); err != nil {
 		return err
 	}
-	req := application.NewWave{Warehouse: &stock.WarehouseSpec{ID: body.Warehouse.ID, Code: body.Warehouse.Code},
+	spec := body.Warehouse.spec()
+	req := application.NewWave{Warehouse: &spec,
 		OrderIDs: body.OrderIDs, User: apiUser(r.Context())}
 	switch {
 	case body.Limit != nil && (*body.Limit < 1 || *body.Limit > wave.MaxOrders):

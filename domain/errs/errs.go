@@ -79,8 +79,9 @@ type Subject struct {
 // for validation failures, the offending properties or lines of a file.
 //
 // Property, Code and Subject say what the error concerns for an interface
-// that shows it beside a field of its own; the API's answers show only
-// Message, Fields and Lines.
+// that shows it beside a field of its own. The API's answers show Message,
+// Fields and Lines, and an invalid request's Property as its one field when
+// there are no Fields.
 type Error struct {
 	Kind    Kind
 	Message string

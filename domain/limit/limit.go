@@ -72,10 +72,10 @@ const (
 // CheckListShape refuses a list query with more filters or sorts than allowed.
 func CheckListShape(filters, sorts int) error {
 	if filters > MaxFilters {
-		return errs.Invalidf("the list has %d filters; at most %d are allowed", filters, MaxFilters).Breaks(ListShape)
+		return errs.Invalidf("the list has %d filters; at most %d are allowed", filters, MaxFilters).On("filter").Breaks(ListShape)
 	}
 	if sorts > MaxSorts {
-		return errs.Invalidf("the list has %d sorts; at most %d are allowed", sorts, MaxSorts).Breaks(ListShape)
+		return errs.Invalidf("the list has %d sorts; at most %d are allowed", sorts, MaxSorts).On("sort").Breaks(ListShape)
 	}
 	return nil
 }
