@@ -174,7 +174,7 @@ func (h *Handler) shipOrder(w http.ResponseWriter, r *http.Request) error {
 		from = &stock.WarehouseSpec{ID: body.Warehouse.ID, Code: body.Warehouse.Code}
 	}
 	if err := h.app.ShipOrder(r.Context(), ref, from, body.SuppressStatusMail, apiUser(r.Context())); err != nil {
-		return err
+		return namedWarehouse(err)
 	}
 	writeJSON(w, http.StatusOK, ok)
 	return nil

@@ -58,7 +58,7 @@ func (h *Handler) reservePickingList(w http.ResponseWriter, r *http.Request) err
 	}
 	p, err := h.app.ReservePickingList(r.Context(), ref, at)
 	if err != nil {
-		return err
+		return namedWarehouse(err)
 	}
 	writePickingList(w, p)
 	return nil

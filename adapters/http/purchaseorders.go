@@ -234,7 +234,7 @@ func (h *Handler) receivePurchaseOrder(w http.ResponseWriter, r *http.Request) e
 		}
 		lot, err := lineLot(l.Lot, fmt.Sprintf("lines[%d]", i))
 		if err != nil {
-			return err
+			return named(err)
 		}
 		lines[i] = purchase.ReceiptLine{LineID: l.LineID, Quantity: q, Lot: lot}
 		if l.BinLocation != nil && !bytes.Equal(bytes.TrimSpace(l.BinLocation), []byte("null")) {

@@ -110,7 +110,7 @@ func (h *Handler) createReturn(w http.ResponseWriter, r *http.Request) error {
 		}
 		lot, err := lineLot(l.Lot, fmt.Sprintf("details[%d]", i))
 		if err != nil {
-			return err
+			return named(err)
 		}
 		req.Lines = append(req.Lines, order.ReturnLine{OrderDetailID: l.OrderDetailID, Quantity: q, Lot: lot})
 	}
@@ -120,7 +120,7 @@ func (h *Handler) createReturn(w http.ResponseWriter, r *http.Request) error {
 		return json.Marshal(dataBody[created]{Success: true, Data: c})
 	})
 	if err != nil {
-		return err
+		return named(err)
 	}
 	var stored dataBody[created]
 	if err := json.Unmarshal(out.Body, &stored); err == nil && stored.Data.Location != "" {

@@ -95,11 +95,12 @@ func (r *ReturnShipment) Run(ws *stock.WorkingSet, ref stock.Reference) error {
 				return err
 			}
 			loc, err := ws.Locate(d.articleDetailID, *r.To)
-			if err == nil {
-				loc, err = ws.Restock(d.articleDetailID, loc, l.Quantity, lot, ref)
-			}
 			if err != nil {
 				return err
+			}
+			if loc, err = ws.Restock(d.articleDetailID, loc, l.Quantity, lot, ref); err != nil {
+				// The lot and the quantity are the line's own.
+				return errs.Within(fmt.Sprintf("details[%d]", i), err)
 			}
 			line.WarehouseID, line.BinLocationID, line.LotNumber = at.WarehouseID, loc.BinLocationID, ws.LotNumber(lot)
 		}
