@@ -157,3 +157,32 @@ func TestLastAdminChangeNamesRoleOrEnabled(t *testing.T) {
 		ohError(t, env.Do(t, "DELETE", path, nil), http.StatusBadRequest, "last enabled admin")
 	})
 }
+
+// TestForbiddenSaysTheRole: a 403 says "forbidden: …" with the role the
+// route needs and the one the user has, in plain words.
+func TestForbiddenSaysTheRole(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		env := apitest.New(t, databaseURL)
+		as := func(role string) string {
+			res := env.Do(t, "POST", "/api/users", map[string]any{"name": "u-" + role, "role": role})
+			if res.Status != http.StatusCreated {
+				t.Fatalf("create %s: %s", role, res)
+			}
+			key := res.JSON(t)["data"].(map[string]any)["key"].(string)
+			req, _ := http.NewRequest("GET", "/api/users", nil)
+			req.SetBasicAuth("u-"+role, key)
+			res = env.DoRaw(t, req)
+			if res.Status != http.StatusForbidden {
+				t.Fatalf("%s lists users: %s, want 403", role, res)
+			}
+			return res.JSON(t)["message"].(string)
+		}
+		if got, want := as("operator"), `forbidden: GET /api/users needs the admin role, user "u-operator" is an operator`; got != want {
+			t.Errorf("message %q, want %q", got, want)
+		}
+		if got, want := as("reader"), `forbidden: GET /api/users needs the admin role, user "u-reader" is a reader`; got != want {
+			t.Errorf("message %q, want %q", got, want)
+		}
+	})
+}
