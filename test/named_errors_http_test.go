@@ -86,15 +86,17 @@ func TestReturnErrorsNameTheirProperty(t *testing.T) {
 			body     map[string]any
 			property string
 		}{
-			"unknown warehouse":      {map[string]any{"warehouse": map[string]any{"id": 999}, "details": one(plain)}, "warehouse"},
-			"warehouse by nothing":   {map[string]any{"warehouse": map[string]any{}, "details": one(plain)}, "warehouse"},
-			"unknown bin location":   {map[string]any{"binLocation": map[string]any{"id": 999}, "details": one(plain)}, "binLocation"},
-			"warehouse and bin":      {map[string]any{"warehouse": map[string]any{"id": f.main}, "binLocation": map[string]any{"id": f.binA}, "details": one(plain)}, "binLocation"},
-			"a location, no restock": {map[string]any{"restock": false, "warehouse": map[string]any{"id": f.main}, "details": one(plain)}, "restock"},
-			"lot of an untracked":    {map[string]any{"details": one(plain, "lot", map[string]any{"number": "L1"})}, "details[0].lot"},
-			"lot without a number":   {map[string]any{"details": one(lotted, "lot", map[string]any{"bestBefore": "2090-01-01"})}, "details[0].lot"},
-			"lot of two shipped":     {map[string]any{"details": one(lotted)}, "details[0].lot"},
-			"lot with another date":  {map[string]any{"details": one(lotted, "lot", map[string]any{"number": "L1", "bestBefore": "2095-01-01"})}, "details[0].lot.bestBefore"},
+			"unknown warehouse":        {map[string]any{"warehouse": map[string]any{"id": 999}, "details": one(plain)}, "warehouse"},
+			"warehouse by nothing":     {map[string]any{"warehouse": map[string]any{}, "details": one(plain)}, "warehouse"},
+			"unknown bin location":     {map[string]any{"binLocation": map[string]any{"id": 999}, "details": one(plain)}, "binLocation"},
+			"warehouse and bin":        {map[string]any{"warehouse": map[string]any{"id": f.main}, "binLocation": map[string]any{"id": f.binA}, "details": one(plain)}, "binLocation"},
+			"a location, no restock":   {map[string]any{"restock": false, "warehouse": map[string]any{"id": f.main}, "details": one(plain)}, "restock"},
+			"lot of an untracked":      {map[string]any{"details": one(plain, "lot", map[string]any{"number": "L1"})}, "details[0].lot"},
+			"lot without a number":     {map[string]any{"details": one(lotted, "lot", map[string]any{"bestBefore": "2090-01-01"})}, "details[0].lot"},
+			"lot of two shipped":       {map[string]any{"details": one(lotted)}, "details[0].lot"},
+			"lot with another date":    {map[string]any{"details": one(lotted, "lot", map[string]any{"number": "L1", "bestBefore": "2095-01-01"})}, "details[0].lot.bestBefore"},
+			"warehouse not an object":  {map[string]any{"warehouse": "MAIN", "details": one(plain)}, "warehouse"},
+			"bin location id a string": {map[string]any{"binLocation": map[string]any{"id": "x"}, "details": one(plain)}, "binLocation"},
 			"lot number too long": {map[string]any{"details": one(lotted, "lot", map[string]any{"number": "L123456789012345678901234567890123456789012345678901234567890123456"})},
 				"details[0].lot.number"},
 		} {
@@ -108,8 +110,8 @@ func TestReturnErrorsNameTheirProperty(t *testing.T) {
 	})
 }
 
-// TestReceiptLotErrorsNameTheLine: a receipt line whose lot is not of the
-// form a lot takes names that line's lot.
+// TestReceiptLotErrorsNameTheLine: a receipt line whose lot or bin location
+// is not of the form they take names that line's lot or bin location.
 func TestReceiptLotErrorsNameTheLine(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, databaseURL string) {
@@ -125,6 +127,14 @@ func TestReceiptLotErrorsNameTheLine(t *testing.T) {
 		} {
 			t.Run(name, func(t *testing.T) {
 				requireNamed(t, f.receive(t, id, "", line(l, 1, "lot", lot)), "lines[0].lot")
+			})
+		}
+		for name, bin := range map[string]any{
+			"a bin that is no object": "A-01",
+			"a bin id that is text":   map[string]any{"id": "x"},
+		} {
+			t.Run(name, func(t *testing.T) {
+				requireNamed(t, f.receive(t, id, "", line(l, 1, "lot", map[string]any{"number": "L1"}, "binLocation", bin)), "lines[0].binLocation")
 			})
 		}
 		if got := poLines(f.get(t, id)); got != "Open 0/5" {

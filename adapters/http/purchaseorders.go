@@ -240,7 +240,7 @@ func (h *Handler) receivePurchaseOrder(w http.ResponseWriter, r *http.Request) e
 		if l.BinLocation != nil && !bytes.Equal(bytes.TrimSpace(l.BinLocation), []byte("null")) {
 			spec, err := locationSpec(jsonFields{{name: "binLocation", value: l.BinLocation}}, fmt.Sprintf("lines[%d].", i))
 			if err != nil {
-				return errs.Invalidf("%v", err).On(fmt.Sprintf("lines[%d].binLocation", i))
+				return named(errs.Invalidf("%v", err).On(fmt.Sprintf("lines[%d].binLocation", i)))
 			}
 			lines[i].At = &spec
 		}

@@ -95,6 +95,12 @@ func (h *Handler) createReturn(w http.ResponseWriter, r *http.Request) error {
 		if body.BinLocation != nil {
 			fields = append(fields, jsonField{name: "binLocation", value: body.BinLocation})
 		}
+		for _, f := range fields {
+			// Each on its own first, so that a refusal names its property.
+			if _, err := locationSpec(jsonFields{f}, ""); err != nil {
+				return named(errs.Invalidf("%v", err), f.name)
+			}
+		}
 		spec, err := locationSpec(fields, "")
 		if err != nil {
 			return errs.Invalidf("%v", err)
