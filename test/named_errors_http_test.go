@@ -196,3 +196,20 @@ func TestForbiddenSaysTheRole(t *testing.T) {
 		}
 	})
 }
+
+// TestStockExportWarehouseErrorsNameWarehouse: an export of a warehouse
+// that does not exist, named empty or twice, is a 400 whose errors name
+// the query's warehouse.
+func TestStockExportWarehouseErrorsNameWarehouse(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, databaseURL string) {
+		f := ohSetup(t, databaseURL)
+		for _, query := range []string{"warehouse=NOPE", "warehouse=", "warehouse=MAIN&warehouse=SECOND"} {
+			requireNamed(t, f.env.Do(t, "GET", "/api/stock.csv?"+query, nil), "warehouse")
+		}
+		requireNamed(t, f.env.Do(t, "GET", "/api/stock.csv?colour=red", nil), "colour")
+		if res := f.env.Do(t, "GET", "/api/stock.csv?warehouse=MAIN", nil); res.Status != http.StatusOK || res.Header.Get("Content-Type") != "text/csv" {
+			t.Errorf("export of MAIN: %s", res)
+		}
+	})
+}

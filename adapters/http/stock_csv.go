@@ -44,23 +44,23 @@ func (h *Handler) exportStock(w http.ResponseWriter, r *http.Request) error {
 	}
 	for name := range query {
 		if name != "warehouse" {
-			return errs.Invalidf("unknown query parameter %q; allowed: warehouse", name)
+			return named(errs.Invalidf("unknown query parameter %q; allowed: warehouse", name), name)
 		}
 	}
 	code := ""
 	if values, ok := query["warehouse"]; ok {
 		if len(values) != 1 {
-			return errs.Invalidf("give warehouse once")
+			return named(errs.Invalidf("give warehouse once"), "warehouse")
 		}
 		if code = strings.TrimSpace(values[0]); code == "" {
-			return errs.Invalidf("warehouse must be a warehouse code, not empty")
+			return named(errs.Invalidf("warehouse must be a warehouse code, not empty"), "warehouse")
 		}
 	}
 	body, err := stockcsv.Spool(func(each func(ports.StockExportRow) error) error {
 		return h.app.ExportStock(r.Context(), code, each)
 	})
 	if err != nil {
-		return err
+		return namedWarehouse(err)
 	}
 	defer body.Close()
 	w.Header().Set("Content-Type", "text/csv")
