@@ -99,8 +99,11 @@ func (r *ReturnShipment) Run(ws *stock.WorkingSet, ref stock.Reference) error {
 				return err
 			}
 			if loc, err = ws.Restock(d.articleDetailID, loc, l.Quantity, lot, ref); err != nil {
-				// The lot and the quantity are the line's own.
-				return errs.Within(fmt.Sprintf("details[%d]", i), err)
+				// The lot is the line's own; the location is the return's.
+				if p := errs.PropertyOf(err); p == "lot" || strings.HasPrefix(p, "lot.") {
+					err = errs.Within(fmt.Sprintf("details[%d]", i), err)
+				}
+				return err
 			}
 			line.WarehouseID, line.BinLocationID, line.LotNumber = at.WarehouseID, loc.BinLocationID, ws.LotNumber(lot)
 		}
