@@ -196,7 +196,11 @@ func authorize(r *http.Request, action access.Action) error {
 	need, _ := access.LeastRole(action)
 	who := "nobody"
 	if p != nil {
-		who = fmt.Sprintf("user %q is a %s", p.Name, p.Role)
+		article := "a"
+		if role := string(p.Role); role != "" && strings.IndexByte("aeiou", role[0]) >= 0 {
+			article = "an"
+		}
+		who = fmt.Sprintf("user %q is %s %s", p.Name, article, p.Role)
 	}
 	return &protocolError{status: http.StatusForbidden,
 		message: fmt.Sprintf("forbidden: %s %s needs the %s role, %s", r.Method, r.URL.Path, need, who)}

@@ -95,6 +95,12 @@ func (h *Handler) createReturn(w http.ResponseWriter, r *http.Request) error {
 		if body.BinLocation != nil {
 			fields = append(fields, jsonField{name: "binLocation", value: body.BinLocation})
 		}
+		for _, f := range fields {
+			// Each on its own first, so that a refusal names its property.
+			if _, err := locationSpec(jsonFields{f}, ""); err != nil {
+				return errs.Invalidf("%v", err).On(f.name)
+			}
+		}
 		spec, err := locationSpec(fields, "")
 		if err != nil {
 			return errs.Invalidf("%v", err)
@@ -150,8 +156,6 @@ func (h *Handler) getReturn(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// optionalKeyMeta is the caller and the Idempotency-Key of a request that
-// may carry one (a return, a goods receipt): with a key, a retry is safe by
 // keyed names the endpoint and body of a request with an idempotency key,
 // which a replay must match.
 func keyed(meta *application.BatchMeta, r *http.Request, raw []byte) {
@@ -161,6 +165,8 @@ func keyed(meta *application.BatchMeta, r *http.Request, raw []byte) {
 	}
 }
 
+// optionalKeyMeta is the caller and the Idempotency-Key of a request that
+// may carry one (a return, a goods receipt): with a key, a retry is safe by
 // the rules of the batches.
 func optionalKeyMeta(r *http.Request) (application.BatchMeta, error) {
 	meta := application.BatchMeta{User: apiUser(r.Context())}

@@ -44,16 +44,16 @@ func (h *Handler) exportStock(w http.ResponseWriter, r *http.Request) error {
 	}
 	for name := range query {
 		if name != "warehouse" {
-			return errs.Invalidf("unknown query parameter %q; allowed: warehouse", name)
+			return errs.Invalidf("unknown query parameter %q; allowed: warehouse", name).On(name)
 		}
 	}
 	code := ""
 	if values, ok := query["warehouse"]; ok {
 		if len(values) != 1 {
-			return errs.Invalidf("give warehouse once")
+			return errs.Invalidf("give warehouse once").On("warehouse")
 		}
 		if code = strings.TrimSpace(values[0]); code == "" {
-			return errs.Invalidf("warehouse must be a warehouse code, not empty")
+			return errs.Invalidf("warehouse must be a warehouse code, not empty").On("warehouse")
 		}
 	}
 	body, err := stockcsv.Spool(func(each func(ports.StockExportRow) error) error {

@@ -107,7 +107,7 @@ func (h *Handler) updateUser(w http.ResponseWriter, r *http.Request) error {
 	}
 	key, err := h.app.ChangeUser(r.Context(), id, role, body.Enabled, body.Digest)
 	if err != nil {
-		return err
+		return lastAdminNamed(err, role, body.Enabled)
 	}
 	if key != "" { // Digest turned on: a new key, shown only here
 		writeJSON(w, http.StatusOK, dataBody[keyJSON]{Success: true, Data: keyJSON{Key: key}})

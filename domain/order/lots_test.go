@@ -166,3 +166,28 @@ func TestARestockedReturnGoesBackIntoTheLotItsPositionShippedFrom(t *testing.T) 
 		t.Errorf("restocked into %q", got)
 	}
 }
+
+func TestARefusedLotOfAReturnLineIsThatLinesLot(t *testing.T) {
+	o := stored(t, "Completely delivered",
+		order.DetailRecord{ID: 1, ArticleDetailID: 9, Quantity: 2, Shipped: 2, Status: "Completed"},
+		order.DetailRecord{ID: 2, ArticleDetailID: 7, Quantity: 2, Shipped: 2, Status: "Completed"})
+	at := binSpec(shelfA)
+	for _, c := range []struct {
+		name     string
+		line     order.ReturnLine
+		property string
+		code     errs.Code
+	}{
+		{"a lot of a product that is not lot-tracked", order.ReturnLine{OrderDetailID: 1, Quantity: 1, Lot: &stock.LotSpec{Number: "SOON"}},
+			"details[1].lot", stock.LotNotTracked},
+		{"a lot with another best-before", order.ReturnLine{OrderDetailID: 2, Quantity: 1, Lot: &stock.LotSpec{Number: "SOON", BestBefore: date("2027-01-01"), BestBeforeGiven: true}},
+			"details[1].lot.bestBefore", stock.LotBestBeforeMismatch},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			op := &order.ReturnShipment{Order: o, To: &at, ShippedLots: map[int64][]string{2: {"SOON"}},
+				Lines: []order.ReturnLine{{OrderDetailID: 2, Quantity: 1}, c.line}}
+			ws := lotSet(t, lotDay, nil, op)
+			requireRule(t, ws.Apply(op, stock.Reference{}), c.property, c.code)
+		})
+	}
+}

@@ -95,10 +95,14 @@ func (r *ReturnShipment) Run(ws *stock.WorkingSet, ref stock.Reference) error {
 				return err
 			}
 			loc, err := ws.Locate(d.articleDetailID, *r.To)
-			if err == nil {
-				loc, err = ws.Restock(d.articleDetailID, loc, l.Quantity, lot, ref)
-			}
 			if err != nil {
+				return err
+			}
+			if loc, err = ws.Restock(d.articleDetailID, loc, l.Quantity, lot, ref); err != nil {
+				// The lot is the line's own; the location is the return's.
+				if p := errs.PropertyOf(err); p == "lot" || strings.HasPrefix(p, "lot.") {
+					err = errs.Within(fmt.Sprintf("details[%d]", i), err)
+				}
 				return err
 			}
 			line.WarehouseID, line.BinLocationID, line.LotNumber = at.WarehouseID, loc.BinLocationID, ws.LotNumber(lot)
