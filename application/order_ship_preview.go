@@ -41,13 +41,7 @@ func (a *App) ShipmentPreview(ctx context.Context, ref OrderRef, from *stock.War
 		if plan, err := o.PlanFullShipment(); err != nil || len(plan) == 0 {
 			return err
 		}
-		var def int64
-		if from == nil {
-			if def, err = defaultWarehouse(ctx, s); err != nil {
-				return err
-			}
-		}
-		spec, err := order.ShipFrom(from, def)
+		spec, err := shipWarehouse(ctx, s, from)
 		if err != nil {
 			return err
 		}
