@@ -15,7 +15,9 @@ func (a *App) DeleteArticleDetail(ctx context.Context, id int64) error {
 		return err
 	}
 	return a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
-		if _, err := s.ArticleDetails().Lock(ctx, []int64{id}); err != nil {
+		// Locked against holders too, so that an order or purchase order
+		// stored while this waited is seen by the checks below.
+		if err := s.ArticleDetails().LockToDelete(ctx, id); err != nil {
 			return err
 		}
 		art, err := s.ArticleDetails().Get(ctx, id)
