@@ -140,10 +140,21 @@ func (*sqliteDialect) claimKey(ctx context.Context, s *store, row *idempotencyRo
 }
 
 // queryIDs binds the ids as a list of parameters through the statement
-// cache (its text is the same for every list of the same length), or as
-// literals when the list is too long to bind.
+// cache (its text is the same for every list of the same length, which
+// sqliteListLength rounds to a power of two), or as literals when the list
+// is too long to bind.
 func (d *sqliteDialect) queryIDs(ctx context.Context, s *store, query string, ids []int64) (rows *sql.Rows, done func(), err error) {
 	n := strings.Count(query, inIDsMarker)
+	if len(ids) > 0 {
+		if size := sqliteListLength(len(ids)); size > len(ids) && n*size <= sqliteMaxParameters/2 {
+			padded := make([]int64, size)
+			copy(padded, ids)
+			for i := len(ids); i < size; i++ {
+				padded[i] = ids[len(ids)-1]
+			}
+			ids = padded
+		}
+	}
 	if n*len(ids) > sqliteMaxParameters/2 {
 		args := make([]any, n)
 		for i := range args {

@@ -1,10 +1,12 @@
 package bunstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -93,8 +95,8 @@ func (d *sqliteDialect) locate(ctx context.Context, s *store, wants stock.Locati
 func (d *sqliteDialect) loadMappings(ctx context.Context, s *store, wants stock.MappingNeeds) ([]loadedMappingRow, error) {
 	all := make([]loadedMappingRow, 0, len(wants.InWarehouse)+len(wants.OnBin))
 	query := func(join, code, order string, n int, pair func(i int) (int64, int64)) error {
-		for start := 0; start < n; start += sqlitePairsChunk {
-			end := min(start+sqlitePairsChunk, n)
+		first := len(all)
+		err := sqliteRuns(n, sqlitePairsChunk, func(start, end int) error {
 			args := make([]any, 0, 2*(end-start))
 			for i := start; i < end; i++ {
 				a, x := pair(i)
@@ -121,9 +123,15 @@ FROM p `+join+order, args...)
 			}
 			rows.Close()
 			done()
-			if err != nil {
-				return err
-			}
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		if order != "" {
+			// The runs are each in order; the whole answer is, as one
+			// statement's was.
+			slices.SortStableFunc(all[first:], func(x, y loadedMappingRow) int { return cmp.Compare(x.ID, y.ID) })
 		}
 		return nil
 	}
