@@ -48,8 +48,20 @@ func (*sqliteDialect) assignIDs(ctx context.Context, s *store, table string, n i
 	if n == 0 {
 		return nil, nil
 	}
+	rows, done, err := s.db.dialect.queryKept(ctx, s, "SELECT COALESCE(MAX(id), 0) + 1 FROM "+table)
+	if err != nil {
+		return nil, err
+	}
 	var next int64
-	if err := s.idb.NewSelect().ColumnExpr("COALESCE(MAX(id), 0) + 1").TableExpr(table).Scan(ctx, &next); err != nil {
+	for rows.Next() {
+		err = rows.Scan(&next)
+	}
+	if err == nil {
+		err = rows.Err()
+	}
+	rows.Close()
+	done()
+	if err != nil {
 		return nil, err
 	}
 	for _, id := range chosen {
