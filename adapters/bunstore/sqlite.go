@@ -63,7 +63,13 @@ func openSQLite(path string) (*DB, error) {
 		// Every connection to :memory: is a database of its own.
 		sqldb.SetMaxOpenConns(1)
 	} else {
+		// All of them stay open when idle: a connection closed and opened
+		// again parses the schema anew, starts with an empty page cache
+		// and prepares the kept statements again (database/sql keeps two
+		// idle connections unless told otherwise; in the mixed workload the
+		// others were closed and reopened all the time).
 		sqldb.SetMaxOpenConns(8)
+		sqldb.SetMaxIdleConns(8)
 	}
 	sqldb.SetConnMaxIdleTime(0)
 	return &DB{bun: bun.NewDB(sqldb, sqlitedialect.New()), dialect: &sqliteDialect{writers: make(chan struct{}, 1)}}, nil
