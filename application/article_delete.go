@@ -15,9 +15,7 @@ func (a *App) DeleteArticleDetail(ctx context.Context, id int64) error {
 		return err
 	}
 	return a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
-		// Locked against holders too, so that an order or purchase order
-		// stored while this waited is seen by the checks below.
-		if err := s.ArticleDetails().LockToDelete(ctx, id); err != nil {
+		if _, err := s.ArticleDetails().Lock(ctx, []int64{id}); err != nil {
 			return err
 		}
 		art, err := s.ArticleDetails().Get(ctx, id)

@@ -28,11 +28,6 @@ type newDocument struct {
 	articleIDs     []int64 // one per item
 	itemIDsTaken   func(ctx context.Context, ids []int64) ([]int64, error)
 	errItemIDTaken func(property string, id int64) *errs.Error
-	// holdOnly: the document needs no more of its products than that they
-	// stay, so they are held (ArticleDetailRepository.Hold), which neither
-	// waits for a shipment or a picking list that locks them nor makes one
-	// wait; otherwise they are locked as stock writers lock them.
-	holdOnly bool
 }
 
 func (d newDocument) check(ctx context.Context, s ports.Store) error {
@@ -63,11 +58,7 @@ func (d newDocument) check(ctx context.Context, s ports.Store) error {
 	if err != nil {
 		return err
 	}
-	lock := s.ArticleDetails().Lock
-	if d.holdOnly {
-		lock = s.ArticleDetails().Hold
-	}
-	articles, err := lock(ctx, slices.Compact(slices.Sorted(slices.Values(d.articleIDs))))
+	articles, err := s.ArticleDetails().Lock(ctx, slices.Compact(slices.Sorted(slices.Values(d.articleIDs))))
 	if err != nil {
 		return err
 	}

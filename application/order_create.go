@@ -25,7 +25,6 @@ func (a *App) CreateOrder(ctx context.Context, p order.NewOrder) (int64, error) 
 			id: o.ID(), idTaken: repo.IDTaken, errIDTaken: order.ErrIDTaken,
 			number: o.Number(), numberTaken: repo.NumberTaken, errNumber: order.ErrNumberTaken,
 			items: "details", itemIDsTaken: repo.DetailIDsTaken, errItemIDTaken: order.ErrDetailIDTaken,
-			holdOnly: true,
 		}
 		for _, d := range details {
 			doc.itemIDs, doc.articleIDs = append(doc.itemIDs, d.ID()), append(doc.articleIDs, d.ArticleDetailID())

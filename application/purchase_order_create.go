@@ -42,7 +42,6 @@ func (a *App) CreatePurchaseOrder(ctx context.Context, req PurchaseOrderRequest)
 			id: o.ID(), idTaken: repo.IDTaken, errIDTaken: purchase.ErrIDTaken,
 			number: o.Number(), numberTaken: repo.NumberTaken, errNumber: purchase.ErrNumberTaken,
 			items: "lines", itemIDsTaken: repo.LineIDsTaken, errItemIDTaken: purchase.ErrLineIDTaken,
-			holdOnly: true,
 		}
 		for _, l := range o.Lines() {
 			doc.itemIDs, doc.articleIDs = append(doc.itemIDs, l.ID()), append(doc.articleIDs, l.ArticleDetailID())

@@ -30,14 +30,6 @@ type ArticleDetailRepository interface {
 	// stock writer does first so that concurrent writers never deadlock
 	// and never create the same mapping twice; it returns those that exist.
 	Lock(ctx context.Context, ids []int64) (map[int64]bool, error)
-	// Hold returns which of the products with these ids exist and keeps
-	// them from being deleted until the transaction ends, without
-	// excluding stock writers or other holders: what a new document that
-	// names products needs until its rows are stored.
-	Hold(ctx context.Context, ids []int64) (map[int64]bool, error)
-	// LockToDelete locks the product against stock writers and holders
-	// alike, so that a deletion sees every document a holder stored.
-	LockToDelete(ctx context.Context, id int64) error
 }
 
 // LedgerRecord is a stored ledger entry.

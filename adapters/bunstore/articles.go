@@ -2,6 +2,7 @@ package bunstore
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/uptrace/bun"
@@ -153,5 +154,33 @@ const (
 )
 
 func (r articles) Lock(ctx context.Context, ids []int64) (map[int64]bool, error) {
-	return r.lockStrength(ctx, ids, productLock)
+	found := make(map[int64]bool, len(ids))
+	if len(ids) == 0 {
+		return found, nil
+	}
+	query := lockArticlesSQL
+	if lock := r.s.rowLock(productLock); lock != "" {
+		query += " FOR " + lock
+	}
+	rows, done, err := r.s.queryIDs(ctx, query, ids)
+	if err != nil {
+		return nil, fmt.Errorf("lock article details: %w", err)
+	}
+	defer done()
+	defer rows.Close()
+	got := make([]int64, 0, len(ids))
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("lock article details: %w", err)
+		}
+		got = append(got, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("lock article details: %w", err)
+	}
+	for _, id := range got {
+		found[id] = true
+	}
+	return found, nil
 }

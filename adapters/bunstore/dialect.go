@@ -39,10 +39,6 @@ type dialect interface {
 	rowLock(strength string) string
 	// lockKey takes a lock, named by a number, until the transaction ends.
 	lockKey(ctx context.Context, s *store, key int64) error
-	// assignIDs hands out n ids for new rows of table (orders,
-	// order_details, purchase_orders, purchase_order_lines) above the ids
-	// chosen for its other new rows (assigned_ids.go).
-	assignIDs(ctx context.Context, s *store, table string, n int, chosen []int64) ([]int64, error)
 	// now is the database's clock, which every instance shares.
 	now(ctx context.Context, s *store) (time.Time, error)
 	// nowValue is the database's clock as a statement's argument.

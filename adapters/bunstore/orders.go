@@ -58,35 +58,53 @@ var orderColumns = columns{
 	"order.customerEmail": "o.customer_email",
 }
 
+// Advisory lock keys of the id generators (see nextID).
+const (
+	orderIDLock       = 7263004
+	orderDetailIDLock = 7263005
+)
+
 type orders struct{ s *store }
 
 func (s *store) Orders() ports.OrderRepository { return orders{s} }
 
 func (r orders) Add(ctx context.Context, o *domorder.Order) error {
 	r.s.saved.Order(o)
-	ids := []int64{o.ID()}
-	assignedID, err := r.s.assignIDs(ctx, "orders", ids)
-	if err != nil {
-		return err
+	id := o.ID()
+	if id == 0 {
+		var err error
+		if id, err = nextID(ctx, r.s, "orders", orderIDLock); err != nil {
+			return err
+		}
 	}
-	id := ids[0]
 	details := o.Details()
 	detailIDs := make([]int64, len(details))
-	for i, it := range details {
-		detailIDs[i] = it.ID()
+	var next int64
+	for i, d := range details {
+		detailIDs[i] = d.ID()
+		if d.ID() != 0 {
+			continue
+		}
+		if next == 0 {
+			var err error
+			if next, err = nextID(ctx, r.s, "order_details", orderDetailIDLock); err != nil {
+				return err
+			}
+			// Stay clear of the ids the client chose for this order's
+			// other positions, which are not stored yet.
+			for _, other := range details {
+				next = max(next, other.ID()+1)
+			}
+		}
+		detailIDs[i] = next
+		next++
 	}
-	assignedItems, err := r.s.assignIDs(ctx, "order_details", detailIDs)
-	if err != nil {
-		return err
-	}
+
 	row := &orderRow{ID: id, Number: o.Number(), Status: string(o.Status()), CustomerEmail: o.CustomerEmail()}
 	if _, err := r.s.idb.NewInsert().Model(row).Exec(ctx); err != nil {
 		if isUniqueViolation(err) {
 			if violatesNumber(err) {
 				return domorder.ErrNumberTaken(o.Number())
-			}
-			if assignedID[id] {
-				return errAssignedIDTaken
 			}
 			return domorder.ErrIDTaken(id)
 		}
@@ -102,10 +120,7 @@ func (r orders) Add(ctx context.Context, o *domorder.Order) error {
 	if _, err := r.s.idb.NewInsert().Model(&rows).Exec(ctx); err != nil {
 		if isUniqueViolation(err) {
 			// A concurrent insert took one of the ids the checks found free.
-			if taken := violatedID(err); !assignedItems[taken] {
-				return domorder.ErrDetailIDTaken("details", taken)
-			}
-			return errAssignedIDTaken
+			return domorder.ErrDetailIDTaken("details", violatedID(err))
 		}
 		return err
 	}

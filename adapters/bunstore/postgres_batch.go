@@ -605,9 +605,11 @@ type snapshotsRead struct {
 // (the snapshots with their products, incoming and in-transit stock, then
 // the figures' rows) start after it was granted and read what the
 // previous holder committed. A lock that waited re-reads only the locked
-// rows: had the lock read the joined rows along, a new purchase order,
-// which holds its products without the stock writers' lock, would have
-// its incoming stock read as it was before the wait.
+// rows: had the lock read the joined rows along, a writer that reaches
+// the snapshots without the products' lock (a purchase order changed or
+// deleted locks its own row only) would read the incoming stock as it was
+// before the wait, and write back a figure that loses the previous
+// holder's change.
 func queueLockedSnapshots(b *pgx.Batch, ids, warehouseIDs []int64) *snapshotsRead {
 	out := &snapshotsRead{rows: make([]lockedSnapshotRow, 0, len(ids)), stock: newStockOf(len(ids))}
 	b.Queue(lockSnapshotsPostgres, ids)

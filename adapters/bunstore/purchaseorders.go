@@ -79,26 +79,46 @@ var receiptColumns = columns{
 	"receipt.id": "pr.id", "receipt.createdAt": "pr.created_at", "receipt.user": "pr.user_name",
 }
 
+// Advisory lock keys of the id generators (see nextID).
+const (
+	purchaseOrderIDLock     = 7263011
+	purchaseOrderLineIDLock = 7263012
+)
+
 type purchaseOrders struct{ s *store }
 
 func (s *store) PurchaseOrders() ports.PurchaseOrderRepository { return purchaseOrders{s} }
 
 func (r purchaseOrders) Add(ctx context.Context, o *purchase.Order) error {
 	r.s.saved.PurchaseOrder(o)
-	ids := []int64{o.ID()}
-	assignedID, err := r.s.assignIDs(ctx, "purchase_orders", ids)
-	if err != nil {
-		return err
+	id := o.ID()
+	if id == 0 {
+		var err error
+		if id, err = nextID(ctx, r.s, "purchase_orders", purchaseOrderIDLock); err != nil {
+			return err
+		}
 	}
-	id := ids[0]
 	lines := o.Lines()
 	lineIDs := make([]int64, len(lines))
-	for i, it := range lines {
-		lineIDs[i] = it.ID()
-	}
-	assignedItems, err := r.s.assignIDs(ctx, "purchase_order_lines", lineIDs)
-	if err != nil {
-		return err
+	var next int64
+	for i, l := range lines {
+		lineIDs[i] = l.ID()
+		if l.ID() != 0 {
+			continue
+		}
+		if next == 0 {
+			var err error
+			if next, err = nextID(ctx, r.s, "purchase_order_lines", purchaseOrderLineIDLock); err != nil {
+				return err
+			}
+			// Stay clear of the ids the client chose for the other lines,
+			// which are not stored yet.
+			for _, other := range lines {
+				next = max(next, other.ID()+1)
+			}
+		}
+		lineIDs[i] = next
+		next++
 	}
 	row := &purchaseOrderRow{ID: id, Number: o.Number(), Supplier: o.Supplier(), WarehouseID: o.WarehouseID(),
 		Status: string(o.Status()), ExpectedAt: optional(o.ExpectedAt()), CreatedAt: o.CreatedAt().UTC()}
@@ -106,9 +126,6 @@ func (r purchaseOrders) Add(ctx context.Context, o *purchase.Order) error {
 		if isUniqueViolation(err) {
 			if violatesNumber(err) {
 				return purchase.ErrNumberTaken(o.Number())
-			}
-			if assignedID[id] {
-				return errAssignedIDTaken
 			}
 			return purchase.ErrIDTaken(id)
 		}
@@ -122,10 +139,7 @@ func (r purchaseOrders) Add(ctx context.Context, o *purchase.Order) error {
 	if _, err := r.s.idb.NewInsert().Model(&rows).Exec(ctx); err != nil {
 		if isUniqueViolation(err) {
 			// A concurrent insert took one of the ids the checks found free.
-			if taken := violatedID(err); !assignedItems[taken] {
-				return purchase.ErrLineIDTaken("lines", taken)
-			}
-			return errAssignedIDTaken
+			return purchase.ErrLineIDTaken("lines", violatedID(err))
 		}
 		return err
 	}

@@ -52,8 +52,8 @@ func TestSnapshotLockWaitsAndFiguresReadWhatTheHolderCommitted(t *testing.T) {
 			if err := exec(ctx, s, "UPDATE stock_totals SET stock = 12 WHERE article_detail_id = 901"); err != nil {
 				return err
 			}
-			// What a purchase order's creation writes under the snapshot
-			// lock, holding its products with no stock writer's lock.
+			// What a purchase order's change writes under the snapshot
+			// lock, holding no lock of its products.
 			if err := exec(ctx, s, "INSERT INTO incoming_stock (article_detail_id, quantity) VALUES (901, 50)"); err != nil {
 				return err
 			}

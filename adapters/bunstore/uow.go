@@ -132,9 +132,6 @@ func retryable(err error) bool {
 	if errors.Is(err, errArticlesChanged) {
 		return true
 	}
-	if errors.Is(err, errAssignedIDTaken) {
-		return true
-	}
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
 		return pgErr.Code == "40001" || pgErr.Code == "40P01"
