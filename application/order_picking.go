@@ -46,22 +46,28 @@ func (a *App) ReleasePickingList(ctx context.Context, ref OrderRef) (PickingList
 
 // pickingWrite locks the order (before the stock load locks products and
 // mappings: the lock order of every order use case), applies the operation
-// it makes, and saves both.
+// it makes, and saves both. The answer's bin codes are read after the
+// commit: the reservations are the order's as committed, and reading
+// their bins inside would hold the products' lock for one more round trip.
 func (a *App) pickingWrite(ctx context.Context, ref OrderRef, op func(ctx context.Context, s ports.Store, o *order.Order) (stock.Operation, error)) (PickingList, error) {
-	var out PickingList
+	var o *order.Order
 	ctx = WithCause(ctx, event.Cause{Type: event.CausePickingList})
 	err := a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
-		o, err := ref.load(ctx, s.Orders())
-		if err != nil {
+		var err error
+		if o, err = ref.load(ctx, s.Orders()); err != nil {
 			return err
 		}
 		operation, err := op(ctx, s, o)
 		if err != nil {
 			return err
 		}
-		if err := applyOne(ctx, s, a.clock.Now(), operation, stock.Reference{}, o); err != nil {
-			return err
-		}
+		return applyOne(ctx, s, a.clock.Now(), operation, stock.Reference{}, o)
+	})
+	if err != nil {
+		return PickingList{}, err
+	}
+	var out PickingList
+	err = a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
 		out, err = picks(ctx, s, o)
 		return err
 	})

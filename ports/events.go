@@ -57,9 +57,9 @@ type LockedSnapshots struct {
 // EventRepository records events and keeps the change feed.
 type EventRepository interface {
 	// LockSnapshots locks the snapshots of these products (creating empty
-	// ones for products that have none) in id order and returns them with
-	// the products, read in the same statement, and then, read after the
-	// lock was granted, what the products' figures are made of (as
+	// ones for products that have none) in id order and returns them with,
+	// read after the lock was granted, the products and what their
+	// figures are made of (as
 	// FigureReader.StockOf reads it), and the warehouses asked for; ids of
 	// products that do not exist are left out. A writer locks before it
 	// reads the figures it changes and compares, so that two transactions

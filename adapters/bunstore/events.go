@@ -2,6 +2,7 @@ package bunstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -200,9 +201,23 @@ func (s *store) lockFeed(ctx context.Context) error {
 }
 
 func (s *store) takePositions(ctx context.Context, n int) (int64, error) {
+	rows, done, err := s.db.dialect.queryKept(ctx, s, "UPDATE event_feed SET value = value + ? WHERE name = 'last' RETURNING value", n)
+	if err != nil {
+		return 0, err
+	}
+	defer done()
+	defer rows.Close()
 	var last int64
-	err := s.idb.NewRaw("UPDATE event_feed SET value = value + ? WHERE name = 'last' RETURNING value", n).Scan(ctx, &last)
-	return last - int64(n) + 1, err
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return 0, err
+		}
+		return 0, errors.New("take feed positions: the counter row is missing")
+	}
+	if err := rows.Scan(&last); err != nil {
+		return 0, err
+	}
+	return last - int64(n) + 1, rows.Close()
 }
 
 // Record writes the totals, the snapshots and the events, and queues the

@@ -128,11 +128,11 @@ func (r orders) Add(ctx context.Context, o *domorder.Order) error {
 }
 
 func (r orders) Get(ctx context.Context, id int64) (*domorder.Order, error) {
-	return r.one(ctx, "id = ?", id, fmt.Sprintf("order %d not found", id))
+	return r.one(ctx, []int64{id}, nil, fmt.Sprintf("order %d not found", id))
 }
 
 func (r orders) GetByNumber(ctx context.Context, number string) (*domorder.Order, error) {
-	return r.one(ctx, "number = ?", number, fmt.Sprintf("order %q not found", number))
+	return r.one(ctx, nil, []string{number}, fmt.Sprintf("order %q not found", number))
 }
 
 // GetMany locks the orders in one round trip on PostgreSQL, positions and
@@ -168,15 +168,17 @@ func lockOrdersApart(ctx context.Context, s *store, ids []int64, numbers []strin
 	return rows, details, holds, err
 }
 
-func (r orders) one(ctx context.Context, where string, arg any, missing string) (*domorder.Order, error) {
-	var rows []orderRow
-	if err := r.s.forUpdate(r.s.idb.NewSelect().Model(&rows).Where(where, arg)).Scan(ctx); err != nil {
+// one reads an order as GetMany does (locked inside Write), in one round
+// trip on PostgreSQL.
+func (r orders) one(ctx context.Context, ids []int64, numbers []string, missing string) (*domorder.Order, error) {
+	rows, details, holds, err := r.s.db.dialect.lockOrders(ctx, r.s, ids, numbers)
+	if err != nil {
 		return nil, err
 	}
 	if len(rows) == 0 {
 		return nil, errs.NotFoundf("%s", missing)
 	}
-	out, err := r.withDetails(ctx, rows)
+	out, err := assembleOrders(rows, details, holds)
 	if err != nil {
 		return nil, err
 	}

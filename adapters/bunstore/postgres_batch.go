@@ -517,7 +517,8 @@ func (c *pgColumns) from() string {
 }
 
 var (
-	lockSnapshotsPostgres = strings.ReplaceAll(lockedSnapshotsSQL, inIDsMarker, "= ANY($1::bigint[])") + " FOR UPDATE OF ss"
+	lockSnapshotsPostgres = "SELECT article_detail_id FROM stock_snapshots WHERE article_detail_id = ANY($1::bigint[]) ORDER BY article_detail_id FOR UPDATE"
+	snapshotsPostgres     = strings.ReplaceAll(lockedSnapshotsSQL, inIDsMarker, "= ANY($1::bigint[])")
 	stockOfPostgres       = strings.ReplaceAll(stockOfSQL, inIDsMarker, "= ANY($1::bigint[])")
 	warehousesPostgres    = "SELECT id, code, stock_available_for_sale FROM warehouses WHERE id = ANY($1::bigint[])"
 )
@@ -600,12 +601,19 @@ type snapshotsRead struct {
 
 // queueLockedSnapshots adds to b the lock of the products' snapshots and
 // the reads of what their figures are made of: the lock, FOR UPDATE of the
-// snapshots (the products are locked by their writers already), comes
-// first, so the figures' statements start after it was granted and read
-// what the previous holder committed.
+// snapshots, is a statement of its own and comes first, so the reads
+// (the snapshots with their products, incoming and in-transit stock, then
+// the figures' rows) start after it was granted and read what the
+// previous holder committed. A lock that waited re-reads only the locked
+// rows: had the lock read the joined rows along, a writer that reaches
+// the snapshots without the products' lock (a purchase order changed or
+// deleted locks its own row only) would read the incoming stock as it was
+// before the wait, and write back a figure that loses the previous
+// holder's change.
 func queueLockedSnapshots(b *pgx.Batch, ids, warehouseIDs []int64) *snapshotsRead {
 	out := &snapshotsRead{rows: make([]lockedSnapshotRow, 0, len(ids)), stock: newStockOf(len(ids))}
-	b.Queue(lockSnapshotsPostgres, ids).Query(func(r pgx.Rows) error {
+	b.Queue(lockSnapshotsPostgres, ids)
+	b.Queue(snapshotsPostgres, ids).Query(func(r pgx.Rows) error {
 		for r.Next() {
 			var row lockedSnapshotRow
 			if err := r.Scan(&row.ArticleDetailID, &row.Figures, &row.Below, &row.Outstanding, &row.Number, &row.Name,

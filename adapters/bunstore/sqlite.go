@@ -63,7 +63,13 @@ func openSQLite(path string) (*DB, error) {
 		// Every connection to :memory: is a database of its own.
 		sqldb.SetMaxOpenConns(1)
 	} else {
+		// All of them stay open when idle: a connection closed and opened
+		// again parses the schema anew, starts with an empty page cache
+		// and prepares the kept statements again (database/sql keeps two
+		// idle connections unless told otherwise; in the mixed workload the
+		// others were closed and reopened all the time).
 		sqldb.SetMaxOpenConns(8)
+		sqldb.SetMaxIdleConns(8)
 	}
 	sqldb.SetConnMaxIdleTime(0)
 	return &DB{bun: bun.NewDB(sqldb, sqlitedialect.New()), dialect: &sqliteDialect{writers: make(chan struct{}, 1)}}, nil
@@ -140,10 +146,21 @@ func (*sqliteDialect) claimKey(ctx context.Context, s *store, row *idempotencyRo
 }
 
 // queryIDs binds the ids as a list of parameters through the statement
-// cache (its text is the same for every list of the same length), or as
-// literals when the list is too long to bind.
+// cache (its text is the same for every list of the same length, which
+// sqliteListLength rounds to a power of two), or as literals when the list
+// is too long to bind.
 func (d *sqliteDialect) queryIDs(ctx context.Context, s *store, query string, ids []int64) (rows *sql.Rows, done func(), err error) {
 	n := strings.Count(query, inIDsMarker)
+	if len(ids) > 0 {
+		if size := sqliteListLength(len(ids)); size > len(ids) && n*size <= sqliteMaxParameters/2 {
+			padded := make([]int64, size)
+			copy(padded, ids)
+			for i := len(ids); i < size; i++ {
+				padded[i] = ids[len(ids)-1]
+			}
+			ids = padded
+		}
+	}
 	if n*len(ids) > sqliteMaxParameters/2 {
 		args := make([]any, n)
 		for i := range args {

@@ -1,10 +1,12 @@
 package bunstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -93,8 +95,8 @@ func (d *sqliteDialect) locate(ctx context.Context, s *store, wants stock.Locati
 func (d *sqliteDialect) loadMappings(ctx context.Context, s *store, wants stock.MappingNeeds) ([]loadedMappingRow, error) {
 	all := make([]loadedMappingRow, 0, len(wants.InWarehouse)+len(wants.OnBin))
 	query := func(join, code, order string, n int, pair func(i int) (int64, int64)) error {
-		for start := 0; start < n; start += sqlitePairsChunk {
-			end := min(start+sqlitePairsChunk, n)
+		first := len(all)
+		err := sqliteRuns(n, sqlitePairsChunk, func(start, end int) error {
 			args := make([]any, 0, 2*(end-start))
 			for i := start; i < end; i++ {
 				a, x := pair(i)
@@ -121,9 +123,15 @@ FROM p `+join+order, args...)
 			}
 			rows.Close()
 			done()
-			if err != nil {
-				return err
-			}
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		if order != "" {
+			// The runs are each in order; the whole answer is, as one
+			// statement's was.
+			slices.SortStableFunc(all[first:], func(x, y loadedMappingRow) int { return cmp.Compare(x.ID, y.ID) })
 		}
 		return nil
 	}
@@ -426,7 +434,8 @@ func (d *sqliteDialect) record(ctx context.Context, s *store, snapshots []ports.
 }
 
 // saveOrders sends each table's rows as one JSON argument that json_each
-// unpacks (sqlite_json.go).
+// unpacks (sqlite_json.go), through statements whose text never changes and
+// so stays prepared.
 func (d *sqliteDialect) saveOrders(ctx context.Context, s *store, o orderStates) error {
 	orderRows := make([][]any, len(o.orderIDs))
 	for i := range o.orderIDs {
@@ -440,17 +449,16 @@ func (d *sqliteDialect) saveOrders(ctx context.Context, s *store, o orderStates)
 	if err != nil {
 		return err
 	}
-	if _, err := s.idb.ExecContext(ctx, `UPDATE orders SET status = json_extract(v.value, '$[1]'), customer_email = json_extract(v.value, '$[2]')
+	if err := d.execPrepared(ctx, s, `UPDATE orders SET status = json_extract(v.value, '$[1]'), customer_email = json_extract(v.value, '$[2]')
 FROM json_each(?) AS v WHERE orders.id = json_extract(v.value, '$[0]')`, arg); err != nil {
 		return err
 	}
 	if arg, err = jsonRows(detailRows); err != nil {
 		return err
 	}
-	_, err = s.idb.ExecContext(ctx, `UPDATE order_details SET shipped = json_extract(v.value, '$[1]'), status = json_extract(v.value, '$[2]'),
+	return d.execPrepared(ctx, s, `UPDATE order_details SET shipped = json_extract(v.value, '$[1]'), status = json_extract(v.value, '$[2]'),
   outstanding = json_extract(v.value, '$[3]'), returned = json_extract(v.value, '$[4]')
 FROM json_each(?) AS v WHERE order_details.id = json_extract(v.value, '$[0]')`, arg)
-	return err
 }
 
 func (d *sqliteDialect) articleIDsByNumber(ctx context.Context, s *store, numbers []string) ([]articleNumberRow, error) {

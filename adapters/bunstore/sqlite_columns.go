@@ -41,12 +41,12 @@ type sqliteChunk struct {
 }
 
 // chunks splits the rows into runs that each fit in one statement of at
-// most maxRows rows, and calls fn with each.
+// most maxRows rows, of the lengths sqliteRuns gives, and calls fn with
+// each.
 func (c *sqliteColumns) chunks(maxRows int, fn func(sqliteChunk) error) error {
 	maxRows = max(1, min(maxRows, sqliteMaxParameters/len(c.names)))
 	tuple := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(c.names)), ", ") + ")"
-	for start := 0; start < c.rows; start += maxRows {
-		end := min(start+maxRows, c.rows)
+	return sqliteRuns(c.rows, maxRows, func(start, end int) error {
 		chunk := sqliteChunk{columns: c.names, tuples: strings.TrimSuffix(strings.Repeat(tuple+", ", end-start), ", ")}
 		chunk.args = make([]any, 0, len(c.names)*(end-start))
 		for r := start; r < end; r++ {
@@ -54,11 +54,8 @@ func (c *sqliteColumns) chunks(maxRows int, fn func(sqliteChunk) error) error {
 				chunk.args = append(chunk.args, values[r])
 			}
 		}
-		if err := fn(chunk); err != nil {
-			return err
-		}
-	}
-	return nil
+		return fn(chunk)
+	})
 }
 
 // sqliteRowsChunk rows at most go into one SQLite statement.
@@ -79,7 +76,9 @@ type sqliteStatements struct {
 	order []string // oldest first
 }
 
-const sqliteStatementsKept = 64
+// sqliteStatementsKept holds every statement kind of the write paths in
+// each of its run lengths (sqliteRuns: a dozen at most per kind).
+const sqliteStatementsKept = 256
 
 // execPrepared runs text in the store's transaction through the statement
 // cache, or as it is outside a transaction.

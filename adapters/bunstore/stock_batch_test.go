@@ -83,8 +83,20 @@ func TestSQLiteColumnsBindEveryRowInChunks(t *testing.T) {
 	if err := c.chunks(10, collect); err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || got[0].tuples != "(?, ?), (?, ?), (?, ?)" || fmt.Sprint(got[0].args) != "[1 5 2 5 3 5]" {
-		t.Errorf("one chunk: %+v", got)
+	// Below the maximum the runs have lengths that are powers of two, so
+	// that the statements' texts recur (sqliteRuns).
+	if len(got) != 2 || got[0].tuples != "(?, ?), (?, ?)" || got[1].tuples != "(?, ?)" ||
+		fmt.Sprint(got[0].args, got[1].args) != "[1 5 2 5] [3 5]" {
+		t.Errorf("runs of 2 and 1: %+v", got)
+	}
+	c = newSQLiteColumns(4)
+	sqliteColumn(c, []row{{1, 5}, {2, 5}, {3, 5}, {4, 5}}, "id", func(r *row) any { return r.id })
+	got = nil
+	if err := c.chunks(10, collect); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].tuples != "(?), (?), (?), (?)" || fmt.Sprint(got[0].args) != "[1 2 3 4]" {
+		t.Errorf("one run of 4: %+v", got)
 	}
 }
 

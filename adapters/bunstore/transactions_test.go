@@ -52,6 +52,11 @@ func TestSnapshotLockWaitsAndFiguresReadWhatTheHolderCommitted(t *testing.T) {
 			if err := exec(ctx, s, "UPDATE stock_totals SET stock = 12 WHERE article_detail_id = 901"); err != nil {
 				return err
 			}
+			// What a purchase order's change writes under the snapshot
+			// lock, holding no lock of its products.
+			if err := exec(ctx, s, "INSERT INTO incoming_stock (article_detail_id, quantity) VALUES (901, 50)"); err != nil {
+				return err
+			}
 			close(locked)
 			time.Sleep(300 * time.Millisecond) // the waiter queues behind the lock meanwhile
 			return nil
@@ -77,6 +82,9 @@ func TestSnapshotLockWaitsAndFiguresReadWhatTheHolderCommitted(t *testing.T) {
 		}
 		if len(l.Articles) != 1 || l.Articles[0].Number() != "LOCK-1" {
 			t.Errorf("articles = %v, want LOCK-1", l.Articles)
+		}
+		if l.Incoming[901] != 50 {
+			t.Errorf("after the lock the incoming stock is %d, want the holder's 50", l.Incoming[901])
 		}
 		return nil
 	})
