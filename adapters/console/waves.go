@@ -113,24 +113,36 @@ func (h *Handler) wavePage(w http.ResponseWriter, r *http.Request, u *applicatio
 	return nil
 }
 
-// scanWave takes one scan: the task's bin first, then its product, which
-// confirms the pieces.
-func (h *Handler) scanWave(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+// postedTask reads the wave and the open task a form was posted for; a
+// task done meanwhile answers with a redirect to the wave's next one, and
+// task is then nil.
+func (h *Handler) postedTask(w http.ResponseWriter, r *http.Request) (int64, *form, *wave.Wave, *wave.Task, error) {
 	id, err := pathID(r, "id", "picking wave")
 	if err != nil {
-		return err
+		return 0, nil, nil, nil, err
 	}
 	f := postedForm(r)
 	wv, err := h.app.Wave(r.Context(), id)
 	if err != nil {
-		return err
+		return 0, nil, nil, nil, err
 	}
 	taskID, _ := strconv.ParseInt(f.Val("task"), 10, 64)
 	task, err := wv.Task(taskID)
 	if err != nil || task.Status() != wave.StatusOpen {
 		h.redirect(w, r, fmt.Sprintf("/console/waves/%d", id), "That task is done; here is the next one.")
-		return nil
+		return id, f, wv, nil, nil
 	}
+	return id, f, wv, task, nil
+}
+
+// scanWave takes one scan: the task's bin first, then its product, which
+// confirms the pieces.
+func (h *Handler) scanWave(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
+	id, f, wv, task, err := h.postedTask(w, r)
+	if err != nil || task == nil {
+		return err
+	}
+	taskID := task.ID()
 	bin := task.Item().BinLocationCode
 	scanned := strings.TrimSpace(f.Val("scan"))
 	f.Values["scan"] = ""
@@ -210,21 +222,11 @@ func waveScanError(f *form, err error, task *wave.Task) (retry, handled bool) {
 
 // shortWave says the task's bin holds no more than was picked.
 func (h *Handler) shortWave(w http.ResponseWriter, r *http.Request, u *application.ConsoleUser) error {
-	id, err := pathID(r, "id", "picking wave")
-	if err != nil {
+	id, f, wv, task, err := h.postedTask(w, r)
+	if err != nil || task == nil {
 		return err
 	}
-	f := postedForm(r)
-	wv, err := h.app.Wave(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	taskID, _ := strconv.ParseInt(f.Val("task"), 10, 64)
-	task, err := wv.Task(taskID)
-	if err != nil || task.Status() != wave.StatusOpen {
-		h.redirect(w, r, fmt.Sprintf("/console/waves/%d", id), "That task is done; here is the next one.")
-		return nil
-	}
+	taskID := task.ID()
 	c := wave.Confirmation{BinLocationCode: task.Item().BinLocationCode, Short: true}
 	if seen, err := strconv.Atoi(f.Val("seen")); err == nil {
 		c.Seen = &seen
