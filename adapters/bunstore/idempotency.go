@@ -2,6 +2,8 @@ package bunstore
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -27,14 +29,22 @@ func (s *store) Idempotency() ports.IdempotencyStore { return idempotency{s} }
 // (dialect.claimKey).
 func (r idempotency) Claim(ctx context.Context, key, endpoint, fingerprint string, at time.Time) (*ports.StoredBatch, error) {
 	row := &idempotencyRow{Key: key, Endpoint: endpoint, Fingerprint: fingerprint, CreatedAt: at.UTC()}
-	if claimed, err := r.s.db.dialect.claimKey(ctx, r.s, row); err != nil || claimed {
-		return nil, err
+	// A key the claim met may be purged (it had expired) before it is
+	// read: the key is then free, and the claim is tried again.
+	for {
+		if claimed, err := r.s.db.dialect.claimKey(ctx, r.s, row); err != nil || claimed {
+			return nil, err
+		}
+		stored := new(idempotencyRow)
+		err := r.s.idb.NewSelect().Model(stored).Where("key = ?", key).Scan(ctx)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return &ports.StoredBatch{Endpoint: stored.Endpoint, Fingerprint: stored.Fingerprint, Response: stored.Response}, nil
 	}
-	stored := new(idempotencyRow)
-	if err := r.s.idb.NewSelect().Model(stored).Where("key = ?", key).Scan(ctx); err != nil {
-		return nil, err
-	}
-	return &ports.StoredBatch{Endpoint: stored.Endpoint, Fingerprint: stored.Fingerprint, Response: stored.Response}, nil
 }
 
 func (r idempotency) Complete(ctx context.Context, key string, response []byte) error {
