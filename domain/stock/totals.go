@@ -84,15 +84,12 @@ func ApplyTotals(totals []WarehouseTotal, changes []WarehouseTotal) []WarehouseT
 }
 
 // TotalsChanges is what the working set's changes do to the totals of its
-// products, per product and warehouse: what a stored mapping gained or
-// lost since it was loaded, a new mapping as a whole, a removed one as a
-// loss of everything it held. They come in the order of the mappings
-// (article detail, warehouse, bin location).
+// products, one change per product and warehouse, in that order: what its
+// stored mappings gained or lost since they were loaded, a new mapping as
+// a whole, a removed one as a loss of everything it held.
 func (ws *WorkingSet) TotalsChanges() []WarehouseTotal {
-	var out []WarehouseTotal
-	seen := slices.Collect(ws.all())
-	sortMappings(seen)
-	for _, m := range seen {
+	sum := map[articleWarehouse]WarehouseTotal{}
+	for m := range ws.all() {
 		var d WarehouseTotal
 		switch {
 		case m.id == 0 && m.Removable():
@@ -107,10 +104,18 @@ func (ws *WorkingSet) TotalsChanges() []WarehouseTotal {
 		default:
 			continue
 		}
+		k := articleWarehouse{m.articleDetailID, m.warehouseID}
+		sum[k] = sum[k].Add(d)
+	}
+	out := make([]WarehouseTotal, 0, len(sum))
+	for k, d := range sum {
 		if d.changes() {
-			d.ArticleDetailID, d.WarehouseID = m.articleDetailID, m.warehouseID
+			d.ArticleDetailID, d.WarehouseID = k.article, k.warehouse
 			out = append(out, d)
 		}
 	}
+	slices.SortFunc(out, func(a, b WarehouseTotal) int {
+		return cmp.Or(cmp.Compare(a.ArticleDetailID, b.ArticleDetailID), cmp.Compare(a.WarehouseID, b.WarehouseID))
+	})
 	return out
 }
