@@ -17,8 +17,11 @@ func (ws *WorkingSet) locate(article int64, spec LocationSpec, property string) 
 		return Location{}, err
 	}
 	k := keyOf(spec)
-	r, ok := ws.resolved[need{article, k}]
-	if !ok {
+	// An article declared at one location and acted on at another that
+	// was declared for some other article passes here; check refuses it,
+	// since its stock there was not loaded.
+	r, ok := ws.resolved[k]
+	if !ok || !ws.declared[article] {
 		return Location{}, errs.E(errs.Internal, "article detail %d at %s was not declared in the scope this working set was loaded for", article, k.describe())
 	}
 	if r.err != nil {

@@ -39,8 +39,9 @@ type WorkingSet struct {
 	stamp *time.Time
 
 	scope    Scope
-	resolved map[need]resolution // what the location of each need names
-	articles map[int64]bool      // the scope's article details that exist
+	resolved map[specKey]resolution // what each location of the scope names
+	declared map[int64]bool         // the scope's article details
+	articles map[int64]bool         // the scope's article details that exist
 
 	warehouses map[int64]KnownWarehouse
 	byCode     map[string]KnownWarehouse
@@ -107,7 +108,8 @@ func NewWorkingSet(scope Scope, now time.Time, warehouses []KnownWarehouse, bins
 		now:         now,
 		stamp:       &now,
 		scope:       scope,
-		resolved:    make(map[need]resolution, len(scope.needs)),
+		resolved:    make(map[specKey]resolution, len(scope.needs)),
+		declared:    make(map[int64]bool),
 		articles:    make(map[int64]bool, len(existing)),
 		loaded:      make(map[articleWarehouse]bool),
 		loadedOn:    make(map[mappingKey]bool, len(scope.needs)),
@@ -143,17 +145,18 @@ func NewWorkingSet(scope Scope, now time.Time, warehouses []KnownWarehouse, bins
 		ws.rememberBin(b)
 	}
 	// Each location once, however many needs name it.
-	at := make(map[specKey]resolution, len(scope.needs))
 	for _, n := range scope.needs {
-		r, ok := at[n.at]
-		switch {
-		case ok:
-		case !n.at.valid():
-			r = resolution{err: n.at.spec().Validate("")}
-		default:
+		ws.declared[n.article] = true
+		if _, ok := ws.resolved[n.at]; ok {
+			continue
+		}
+		var r resolution
+		if !n.at.valid() {
+			r.err = n.at.spec().Validate("")
+		} else {
 			r.at, r.err = ws.resolveKey(n.at)
 		}
-		at[n.at], ws.resolved[n.need] = r, r
+		ws.resolved[n.at] = r
 	}
 	return ws
 }
@@ -194,7 +197,7 @@ func (ws *WorkingSet) MappingNeeds() MappingNeeds {
 	}
 	found := make([]acting, 0, len(ws.scope.needs)) // the needs of existing articles at locations that exist
 	for _, nd := range ws.scope.needs {
-		if r := ws.resolved[nd.need]; r.err == nil && ws.articles[nd.article] {
+		if r := ws.resolved[nd.at]; r.err == nil && ws.articles[nd.article] {
 			found = append(found, acting{nd.article, r.at, nd.whole || r.at.IsWarehouse()})
 		}
 	}
