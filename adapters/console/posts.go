@@ -239,7 +239,7 @@ func readTokenField(body *bufio.Reader, want string) error {
 // or, beyond spool.InMemory bytes, in a temporary file.
 func spoolRest(rest **spool.Body, body io.Reader, max int64) error {
 	var err error
-	*rest, err = spool.Read(body, max)
+	*rest, err = spool.Read(body, max, -1)
 	if errors.Is(err, spool.ErrTooLarge) {
 		return &http.MaxBytesError{Limit: max}
 	}

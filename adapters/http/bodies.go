@@ -201,7 +201,7 @@ func (h *Handler) receiveBody(w http.ResponseWriter, r *http.Request, pattern st
 	var body *spool.Body
 	err := h.receive(w, r, func(src io.Reader) error {
 		var err error
-		body, err = spool.Read(src, limit.max)
+		body, err = spool.Read(src, limit.max, r.ContentLength)
 		switch {
 		case errors.Is(err, spool.ErrTooLarge):
 			return limit.tooLarge

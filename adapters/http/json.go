@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-playground/validator/v10"
 
+	"github.com/shopstock/inventory/adapters/spool"
 	"github.com/shopstock/inventory/domain/errs"
 )
 
@@ -53,20 +54,9 @@ func readBody(r *http.Request, w http.ResponseWriter) ([]byte, error) {
 // readRawBody is readBody without the checks of JSON shape, for readers
 // that make them in their own pass.
 func readRawBody(r *http.Request, w http.ResponseWriter) ([]byte, error) {
-	// A body that announces its length is read into one buffer of that
-	// size, not grown by doubling.
-	var buf bytes.Buffer
-	if r.ContentLength > 0 && r.ContentLength <= maxBodyBytes {
-		buf.Grow(int(r.ContentLength) + bytes.MinRead)
-	}
-	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, maxBodyBytes))
-	body := buf.Bytes()
+	body, err := rawBody(r, w)
 	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return nil, errTooLarge
-		}
-		return nil, errs.Invalidf("cannot read request body: %v", err)
+		return nil, err
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, nil
@@ -76,6 +66,30 @@ func readRawBody(r *http.Request, w http.ResponseWriter) ([]byte, error) {
 		return nil, errUnsupportedMedia
 	}
 	return body, nil
+}
+
+// rawBody is the request's body: as the spool holds it when it arrived
+// whole in memory (receiveBody), read otherwise.
+func rawBody(r *http.Request, w http.ResponseWriter) ([]byte, error) {
+	if spooled, ok := r.Body.(*spool.Body); ok {
+		if body, whole := spooled.Bytes(); whole && int64(len(body)) <= maxBodyBytes {
+			return body, nil
+		}
+	}
+	// A body that announces its length is read into one buffer of that
+	// size, not grown by doubling.
+	var buf bytes.Buffer
+	if r.ContentLength > 0 && r.ContentLength <= maxBodyBytes {
+		buf.Grow(int(r.ContentLength) + bytes.MinRead)
+	}
+	if _, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, maxBodyBytes)); err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return nil, errTooLarge
+		}
+		return nil, errs.Invalidf("cannot read request body: %v", err)
+	}
+	return buf.Bytes(), nil
 }
 
 func valueOrZero[T any](p *T) T {

@@ -29,12 +29,17 @@ type Body struct {
 }
 
 // Read reads src to its end, at most max bytes, the first InMemory of them
-// into memory and the rest into a temporary file. A body of more than max
-// bytes is ErrTooLarge and leaves nothing behind; so does any read error,
-// which Read hands back as it came.
-func Read(src io.Reader, max int64) (*Body, error) {
+// into memory and the rest into a temporary file. announced is the length
+// the sender announced (negative when unknown): the memory for it is taken
+// at once rather than grown by doubling. A body of more than max bytes is
+// ErrTooLarge and leaves nothing behind; so does any read error, which
+// Read hands back as it came.
+func Read(src io.Reader, max, announced int64) (*Body, error) {
 	b := &Body{}
 	var head bytes.Buffer
+	if announced > 0 && announced <= max {
+		head.Grow(int(min(announced, InMemory)) + bytes.MinRead)
+	}
 	n, err := head.ReadFrom(io.LimitReader(src, min(max+1, InMemory)))
 	b.head, b.size = head.Bytes(), n
 	if err == nil && n == InMemory && max >= InMemory {
@@ -78,6 +83,11 @@ func (b *Body) spill(src io.Reader, max int64) error {
 	_, err = f.Seek(0, io.SeekStart)
 	return err
 }
+
+// Bytes is the whole body when it is held in memory; ok is false when part
+// of it is in the temporary file. The bytes are the body's own: they are
+// not to be changed.
+func (b *Body) Bytes() (body []byte, ok bool) { return b.head, b.file == nil }
 
 // Size is the number of bytes of the body.
 func (b *Body) Size() int64 { return b.size }

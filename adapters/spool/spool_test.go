@@ -18,7 +18,7 @@ func TestBodyReadsBackWholeAndLeavesNoFile(t *testing.T) {
 		for i := range src {
 			src[i] = byte(i * 7)
 		}
-		b, err := Read(bytes.NewReader(src), int64(size))
+		b, err := Read(bytes.NewReader(src), int64(size), -1)
 		if err != nil {
 			t.Fatalf("%d bytes: %v", size, err)
 		}
@@ -45,7 +45,7 @@ func TestBodyOverItsBoundIsRefused(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
 	for _, max := range []int64{0, 10, InMemory - 1, InMemory, 2 * InMemory} {
 		src := &countingReader{r: bytes.NewReader(make([]byte, max+100))}
-		if _, err := Read(src, max); !errors.Is(err, ErrTooLarge) {
+		if _, err := Read(src, max, -1); !errors.Is(err, ErrTooLarge) {
 			t.Errorf("%d bytes allowed, %d sent: %v, want ErrTooLarge", max, max+100, err)
 		}
 		if src.n != max+1 {
@@ -54,7 +54,7 @@ func TestBodyOverItsBoundIsRefused(t *testing.T) {
 		if left := tempFiles(t); len(left) > 0 {
 			t.Errorf("%d bytes allowed: %v left behind", max, left)
 		}
-		if b, err := Read(bytes.NewReader(make([]byte, max)), max); err != nil || b.Size() != max {
+		if b, err := Read(bytes.NewReader(make([]byte, max)), max, max); err != nil || b.Size() != max {
 			t.Errorf("exactly %d bytes: %v", max, err)
 		} else {
 			b.Close()
@@ -67,7 +67,7 @@ func TestBodyReadErrorLeavesNoFile(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
 	broken := errors.New("connection reset")
 	src := io.MultiReader(bytes.NewReader(make([]byte, 2*InMemory)), errReader{broken})
-	if _, err := Read(src, 4*InMemory); !errors.Is(err, broken) {
+	if _, err := Read(src, 4*InMemory, -1); !errors.Is(err, broken) {
 		t.Errorf("read error: %v, want %v", err, broken)
 	}
 	if left := tempFiles(t); len(left) > 0 {
@@ -98,3 +98,24 @@ func (c *countingReader) Read(p []byte) (int, error) {
 type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// A body held in memory hands out its bytes whole, whatever length was
+// announced for it; a spilled one does not.
+func TestBytesAreTheWholeBodyOnlyWhenItIsInMemory(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	for _, c := range []struct {
+		size, announced int
+		whole           bool
+	}{{0, -1, true}, {100, 100, true}, {100, 10, true}, {100, 1000, true}, {InMemory, InMemory, true}, {InMemory + 1, InMemory + 1, false}} {
+		src := bytes.Repeat([]byte{'x'}, c.size)
+		b, err := Read(bytes.NewReader(src), 2*InMemory, int64(c.announced))
+		if err != nil {
+			t.Fatalf("%d bytes: %v", c.size, err)
+		}
+		got, whole := b.Bytes()
+		if whole != c.whole || (whole && !bytes.Equal(got, src)) {
+			t.Errorf("%d bytes announced as %d: Bytes gave %d bytes, whole %v; want whole %v", c.size, c.announced, len(got), whole, c.whole)
+		}
+		b.Close()
+	}
+}
