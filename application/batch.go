@@ -97,9 +97,9 @@ func (a *App) runBatch(ctx context.Context, meta BatchMeta, count int, render Re
 // a conflict. Without a key (meta.Key ""), it only runs.
 //
 // run returns the response and, unless it wrote them itself, the writes
-// that store what it changed: they are sent together with the stored
-// response (Store.Together), one round trip fewer while the products are
-// locked.
+// that store what it changed: they are the transaction's last, with the
+// stored response (Store.Last), so that they go with the events and the
+// COMMIT in one round trip while the products are locked.
 func (a *App) idempotent(ctx context.Context, meta BatchMeta, run func(ctx context.Context, s ports.Store, now time.Time) ([]byte, func() error, error)) (BatchOutcome, error) {
 	var out BatchOutcome
 	if meta.Key != "" {
@@ -126,7 +126,7 @@ func (a *App) idempotent(ctx context.Context, meta BatchMeta, run func(ctx conte
 			return err
 		}
 		out.Body = body
-		return s.Together(ctx, func() error {
+		return s.Last(ctx, func() error {
 			if writes != nil {
 				if err := writes(); err != nil {
 					return err

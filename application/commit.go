@@ -27,6 +27,11 @@ import (
 // touched it, and one whose "below the reorder point" turned true gets
 // stock.low. No use case spells an event, keeps a total or reads a
 // "before".
+//
+// A use case that ends with Store.Last has its last writes held, so that
+// they go with the commit step's and the COMMIT in one round trip. The
+// commit step sends them first (Store.Flush) wherever it reads, or writes
+// other than the events: what it reads then includes them.
 
 type causeKey struct{}
 
@@ -115,6 +120,9 @@ func gather(ctx context.Context, s ports.Store, saved *ports.Saved) (changes, er
 			continue
 		}
 		c.forSaleChanged = true
+		if err := s.Flush(ctx); err != nil {
+			return c, err
+		}
 		ids, err := s.Figures().ArticlesInWarehouse(ctx, w.ID())
 		if err != nil {
 			return c, err
@@ -193,6 +201,9 @@ func (u *committingUoW) commit(ctx context.Context, s ports.Store, saved *ports.
 		return false, err
 	}
 	if len(saved.DeletedArticles) > 0 {
+		if err := s.Flush(ctx); err != nil {
+			return false, err
+		}
 		if err := s.Events().DeleteSnapshots(ctx, slices.Sorted(slices.Values(saved.DeletedArticles))); err != nil {
 			return false, err
 		}
@@ -290,6 +301,9 @@ func lockSnapshots(ctx context.Context, s ports.Store, ids, warehouseIDs []int64
 	saved := s.Saved()
 	have := saved.Figures
 	if have == nil {
+		if err := s.Flush(ctx); err != nil {
+			return ports.LockedSnapshots{}, err
+		}
 		return s.Events().LockSnapshots(ctx, ids, warehouseIDs)
 	}
 	out := ports.LockedSnapshots{Snapshots: map[int64]ports.StockSnapshot{}, Stock: map[int64][]stock.WarehouseStock{},
@@ -332,6 +346,9 @@ func lockSnapshots(ctx context.Context, s ports.Store, ids, warehouseIDs []int64
 	if len(missing) == 0 && len(missingWarehouses) == 0 {
 		return out, nil
 	}
+	if err := s.Flush(ctx); err != nil {
+		return out, err
+	}
 	read, err := s.Events().LockSnapshots(ctx, missing, missingWarehouses)
 	if err != nil {
 		return out, err
@@ -357,6 +374,9 @@ func keepIncoming(ctx context.Context, s ports.Store, kept, changes map[int64]in
 		return kept, nil
 	}
 	changed := purchase.ApplyIncoming(kept, changes)
+	if err := s.Flush(ctx); err != nil {
+		return nil, err
+	}
 	if err := s.PurchaseOrders().KeepIncoming(ctx, changed); err != nil {
 		return nil, err
 	}
@@ -375,6 +395,9 @@ func keepInTransit(ctx context.Context, s ports.Store, kept, changes map[int64]i
 		return kept, nil
 	}
 	changed := transfer.ApplyInTransit(kept, changes)
+	if err := s.Flush(ctx); err != nil {
+		return nil, err
+	}
 	if err := s.Transfers().KeepInTransit(ctx, changed); err != nil {
 		return nil, err
 	}

@@ -188,22 +188,22 @@ func (a *App) shipTogether(ctx context.Context, s ports.Store, reqs []shipReques
 		return nil
 	}
 	slices.SortFunc(shipped, func(x, y *order.Order) int { return cmp.Compare(x.ID(), y.ID()) })
-	if err := s.Together(ctx, func() error {
+	return s.Last(ctx, func() error {
 		if err := s.Stock().Save(ctx, ws); err != nil {
 			return err
 		}
-		return s.Orders().Save(ctx, shipped...)
-	}); err != nil {
-		return err
-	}
-	for _, sh := range shipments {
-		if verdicts[sh.req].err == nil {
-			if err := queueStatusMail(ctx, s, sh.shipment.Order, reqs[sh.req].suppressMail, now); err != nil {
-				return err
+		if err := s.Orders().Save(ctx, shipped...); err != nil {
+			return err
+		}
+		for _, sh := range shipments {
+			if verdicts[sh.req].err == nil {
+				if err := queueStatusMail(ctx, s, sh.shipment.Order, reqs[sh.req].suppressMail, now); err != nil {
+					return err
+				}
 			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // queueStatusMail queues the status mail of a shipped order, unless it is

@@ -181,27 +181,37 @@ func (s *store) rowLock(strength string) string {
 // forUpdate locks selected rows inside a write transaction.
 func (s *store) forUpdate(q *bun.SelectQuery) *bun.SelectQuery { return s.lockRows(q, "UPDATE") }
 
-// exec runs a statement whose answer nobody reads: at once, or inside
-// oneTrip on PostgreSQL as a statement of the port call's pgx batch.
+// exec runs a statement whose answer nobody reads: at once, or on
+// PostgreSQL in a write transaction as a statement of the open pgx batch
+// (oneTrip's), or of the batch held for the COMMIT (Last's).
 func (s *store) exec(ctx context.Context, query string, args ...any) error {
-	if s.trip == nil && s.last != nil {
+	if s.recorded {
 		return errAfterLast
 	}
-	if s.trip != nil {
-		s.trip.Queue(s.db.bun.QueryGen().FormatQuery(query, args...))
+	if b := s.batch(); b != nil {
+		b.Queue(s.db.bun.QueryGen().FormatQuery(query, args...))
 		return nil
 	}
 	_, err := s.idb.ExecContext(ctx, query, args...)
 	return err
 }
 
+// batch is the pgx batch a write joins: the port call's, else the one
+// held for the COMMIT, else none.
+func (s *store) batch() *pgx.Batch {
+	if s.trip != nil {
+		return s.trip
+	}
+	return s.held
+}
+
 // oneTrip runs fn, the writes of one port call, so that on PostgreSQL in a
 // write transaction the statements it runs through exec travel as one pgx
-// batch, sent in one round trip when fn returns. fn reads nothing: what it
-// wrote is not there before it returns. Elsewhere each statement runs at
-// once.
+// batch, sent in one round trip when fn returns (or, after Last, with the
+// writes held for the COMMIT). fn reads nothing: what it wrote is not
+// there before it returns. Elsewhere each statement runs at once.
 func (s *store) oneTrip(ctx context.Context, fn func() error) error {
-	if s.conn == nil || s.trip != nil {
+	if s.conn == nil || s.batch() != nil {
 		return fn()
 	}
 	s.trip = &pgx.Batch{}
@@ -214,25 +224,59 @@ func (s *store) oneTrip(ctx context.Context, fn func() error) error {
 	return s.sendBatch(ctx, b)
 }
 
-// lastTrip is oneTrip for the transaction's last statements, those of
-// Events().Record, which take the feed lock: on PostgreSQL their batch goes
-// with the COMMIT (postgresDialect.attempt), so that the lock is held for
-// one round trip. Nothing the store sends may follow them.
-func (s *store) lastTrip(ctx context.Context, fn func() error) error {
+// Last runs fn, the use case's last writes: on PostgreSQL in a write
+// transaction their statements are held, and go with the commit step's and
+// the COMMIT as one round trip (postgresDialect.attempt), unless Flush
+// sends them first. Elsewhere each statement runs at once.
+func (s *store) Last(ctx context.Context, fn func() error) error {
 	if s.conn == nil {
 		return fn()
 	}
-	if s.trip != nil || s.last != nil {
+	if s.recorded || s.batch() != nil {
 		return errAfterLast
 	}
 	s.trip = &pgx.Batch{}
 	err := fn()
-	s.last, s.trip = s.trip, nil
+	s.held, s.trip = s.trip, nil
+	return err
+}
+
+// Flush sends the writes Last holds.
+func (s *store) Flush(ctx context.Context) error {
+	b := s.held
+	s.held = nil
+	if b == nil {
+		return nil
+	}
+	return s.sendBatch(ctx, b)
+}
+
+// lastTrip is oneTrip for the transaction's last statements, those of
+// Events().Record, which take the feed lock: on PostgreSQL they join the
+// batch held for the COMMIT (postgresDialect.attempt), so that the lock is
+// held for one round trip. Nothing the store sends may follow them.
+func (s *store) lastTrip(ctx context.Context, fn func() error) error {
+	if s.conn == nil {
+		return fn()
+	}
+	if s.recorded || s.trip != nil {
+		return errAfterLast
+	}
+	s.trip = s.held
+	if s.trip == nil {
+		s.trip = &pgx.Batch{}
+	}
+	err := fn()
+	s.held, s.trip, s.recorded = s.trip, nil, true
 	return err
 }
 
 // errAfterLast is a statement sent after the transaction's last ones.
 var errAfterLast = errors.New("a statement after the events were recorded: recording them is the transaction's last step")
+
+// errHeld is a read while writes are held for the COMMIT: it would not see
+// them.
+var errHeld = errors.New("a read while the use case's last writes are held for the commit: Flush sends them first")
 
 func (s *store) inIDs(ids []int64) schema.QueryAppender { return s.db.dialect.inIDs(ids) }
 

@@ -74,6 +74,9 @@ func (r figures) StockOf(ctx context.Context, ids []int64) (map[int64][]stock.Wa
 }
 
 func (r figures) ArticlesInWarehouse(ctx context.Context, warehouseID int64) ([]int64, error) {
+	if r.s.held != nil {
+		return nil, errHeld
+	}
 	var ids []int64
 	err := r.s.idb.NewSelect().TableExpr("stock_mappings").ColumnExpr("DISTINCT article_detail_id").
 		Where("warehouse_id = ?", warehouseID).Scan(ctx, &ids)

@@ -166,12 +166,13 @@ func (postgresDialect) attempt(ctx context.Context, db *DB, fn func(ctx context.
 		return err
 	}
 	// COMMIT travels in the pgx batch of the transaction's last statements
-	// (lastTrip), so that the feed lock they take is held for one round trip.
-	commit := s.last
+	// (Last, the commit step's writes, lastTrip), so that the locks they
+	// hold and the feed lock they take are held for one round trip.
+	commit := s.held
 	if commit == nil {
 		commit = &pgx.Batch{}
 	}
-	s.last = nil
+	s.held, s.recorded = nil, false
 	var tag string
 	commit.Queue("COMMIT").Exec(func(ct pgconn.CommandTag) error {
 		tag = ct.String()
@@ -234,8 +235,11 @@ func (s *store) rollback(ctx context.Context) {
 // snapshot of its own (READ COMMITTED), so a read after a lock sees what
 // the lock's previous holder committed.
 func (s *store) sendBatch(ctx context.Context, b *pgx.Batch) error {
-	if s.last != nil {
+	switch {
+	case s.recorded:
 		return errAfterLast
+	case s.held != nil:
+		return errHeld
 	}
 	if b.Len() == 0 {
 		return nil

@@ -157,6 +157,73 @@ func TestWritesOfAPortCallAreInTheDatabaseWhenItReturns(t *testing.T) {
 	}
 }
 
+// Last holds the use case's last writes for the COMMIT: another session
+// sees nothing until the transaction commits, a read inside it is refused
+// rather than answered without them, the commit step's writes join them, and Flush sends them for a read that must see them.
+func TestLastHoldsTheWritesForTheCommitAndFlushSendsThem(t *testing.T) {
+	db := retryDB(t)
+	ctx := context.Background()
+	outside := func() []int {
+		var ns []int
+		if err := db.bun.NewRaw("SELECT n FROM retry_probe ORDER BY id").Scan(ctx, &ns); err != nil {
+			t.Fatal(err)
+		}
+		return ns
+	}
+	err := db.Write(ctx, func(ctx context.Context, ps ports.Store) error {
+		s := ps.(*store)
+		if err := s.Last(ctx, func() error { return s.exec(ctx, "UPDATE retry_probe SET n = 5 WHERE id = 1") }); err != nil {
+			return err
+		}
+		if got := s.held.Len(); got != 1 {
+			t.Errorf("held statements after Last: %d, want 1", got)
+		}
+		if _, err := s.Figures().ArticlesInWarehouse(ctx, 1); !errors.Is(err, errHeld) {
+			t.Errorf("a read while writes are held: %v, want errHeld", err)
+		}
+		if err := s.exec(ctx, "UPDATE retry_probe SET n = 6 WHERE id = 2"); err != nil {
+			return err
+		}
+		if got := s.held.Len(); got != 2 {
+			t.Errorf("held statements with the commit step's: %d, want 2", got)
+		}
+		if err := s.Events().Record(ctx, nil, nil, nil, time.Now()); err != nil {
+			return err
+		}
+		if ns := outside(); !slices.Equal(ns, []int{0, 0}) {
+			t.Errorf("before the COMMIT another session sees %v, want [0 0]", ns)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ns := outside(); !slices.Equal(ns, []int{5, 6}) {
+		t.Fatalf("after the COMMIT n = %v, want [5 6]", ns)
+	}
+
+	err = db.Write(ctx, func(ctx context.Context, ps ports.Store) error {
+		s := ps.(*store)
+		if err := s.Last(ctx, func() error { return s.exec(ctx, "UPDATE retry_probe SET n = 7 WHERE id = 1") }); err != nil {
+			return err
+		}
+		if err := s.Flush(ctx); err != nil {
+			return err
+		}
+		var n int
+		if err := s.idb.NewRaw("SELECT n FROM retry_probe WHERE id = 1").Scan(ctx, &n); err != nil || n != 7 {
+			t.Errorf("after Flush the transaction reads n = %d (%v), want 7", n, err)
+		}
+		if s.held != nil {
+			t.Errorf("Flush left %d statements held", s.held.Len())
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestWriteLeavesNoTransactionOpenOnItsConnection(t *testing.T) {
 	db := retryDB(t)
 	db.bun.SetMaxOpenConns(1) // every Write below gets the same connection

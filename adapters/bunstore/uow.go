@@ -78,11 +78,14 @@ type store struct {
 	loadedLots map[mappingKeyOf][]stock.LotStock
 	// conn is the connection of a PostgreSQL write transaction.
 	conn *sql.Conn
-	// trip is the pgx batch of the port call running in oneTrip.
+	// trip is the pgx batch of the port call running in oneTrip (or Last,
+	// or lastTrip).
 	trip *pgx.Batch
-	// last is the pgx batch of the transaction's last statements
-	// (lastTrip), which attempt sends with the COMMIT.
-	last *pgx.Batch
+	// held is the pgx batch of the transaction's last statements (Last's,
+	// the commit step's, lastTrip's), which attempt sends with the COMMIT;
+	// recorded tells that the events are among them, and nothing follows.
+	held     *pgx.Batch
+	recorded bool
 	// saved is what the transaction's repositories wrote (ports.Saved).
 	saved ports.Saved
 }
