@@ -263,16 +263,27 @@ func (r events) fanOut(ctx context.Context, rows []eventRow) error {
 	return err
 }
 
-// Feed reads rows until it has limit events after the position (of the
-// types asked for): every row holds one event at least, so limit rows
-// suffice without a filter.
+// Feed reads the events after the position, limit of them at most (of the
+// types asked for). Positions are handed out one after another, a
+// transaction's events in one row, so without a filter the events up to
+// position after+limit lie in the rows that start at or before it: a page
+// reads the rows its events are in and no more. The purge leaves no
+// position before the oldest row: a page that starts there goes on from
+// that row. With a filter it reads limit rows at a time (every row holds
+// one event at least) until it has limit events.
 func (r events) Feed(ctx context.Context, after int64, limit int, types []string) ([]ports.Event, error) {
 	var out []ports.Event
 	from := after
 	for len(out) < limit {
 		var rows []eventRow
-		if err := r.s.idb.NewSelect().Model(&rows).Where(eventRowsFrom, from+1).Where("id + n - 1 > ?", from).
-			OrderExpr("id").Limit(int64(limit)).Scan(ctx); err != nil {
+		q := r.s.idb.NewSelect().Model(&rows).Where(eventRowsFrom, from+1).Where("id + n - 1 > ?", from).OrderExpr("id")
+		through := from + int64(limit-len(out))
+		if len(types) == 0 {
+			q = q.Where("id <= ?", through)
+		} else {
+			q = q.Limit(int64(limit))
+		}
+		if err := q.Scan(ctx); err != nil {
 			return nil, err
 		}
 		for _, row := range rows {
@@ -287,8 +298,18 @@ func (r events) Feed(ctx context.Context, after int64, limit int, types []string
 			}
 			from = row.ID + int64(row.N) - 1
 		}
-		if len(rows) < limit {
-			break
+		switch {
+		case len(types) > 0 && len(rows) < limit, len(types) == 0 && len(rows) > 0 && from < through:
+			return out, nil // the newest event is read
+		case len(rows) == 0:
+			var next []int64
+			if err := r.s.idb.NewSelect().TableExpr("events").ColumnExpr("id").Where("id > ?", from).OrderExpr("id").Limit(1).Scan(ctx, &next); err != nil {
+				return nil, err
+			}
+			if len(next) == 0 {
+				return out, nil
+			}
+			from = next[0] - 1
 		}
 	}
 	return out, nil

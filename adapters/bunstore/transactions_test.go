@@ -373,6 +373,23 @@ func TestFeedReadsEventsOutOfRowsOfSeveral(t *testing.T) {
 					}
 				}
 			}
+			// The purge takes the oldest rows away: a page from before
+			// them goes on from the oldest row left.
+			if _, err := db.bun.ExecContext(ctx, "DELETE FROM events WHERE id <= 3"); err != nil {
+				t.Fatal(err)
+			}
+			for _, after := range []int64{0, 2, 3} {
+				var got []ports.Event
+				if err := db.Read(ctx, func(ctx context.Context, s ports.Store) (err error) {
+					got, err = s.Events().Feed(ctx, after, 2, nil)
+					return err
+				}); err != nil {
+					t.Fatal(err)
+				}
+				if len(got) != 2 || got[0].ID != 4 || got[1].ID != 5 {
+					t.Errorf("after %d past the purge: got %v, want positions 4 and 5", after, got)
+				}
+			}
 		})
 	}
 }
