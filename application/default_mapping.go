@@ -28,6 +28,6 @@ func (a *App) SetDefaultBinLocation(ctx context.Context, binLocationID, articleD
 			return errs.NotFoundf("article detail %d not found", articleDetailID)
 		}
 		op := stock.SetDefault{ArticleDetailID: articleDetailID, BinLocationID: binLocationID, Default: isDefault}
-		return applyOne(ctx, s, a.clock.Now(), op, stock.Reference{})
+		return applyLast(ctx, s, a.clock.Now(), op, stock.Reference{})
 	})
 }

@@ -25,7 +25,7 @@ func (a *App) ChangeOrder(ctx context.Context, ref OrderRef, changes order.Chang
 		if err != nil {
 			return err
 		}
-		if err := applyOne(ctx, s, a.clock.Now(), order.Change{Order: o, Changes: changes}, stock.Reference{User: user}, o); err != nil {
+		if err := applyLast(ctx, s, a.clock.Now(), order.Change{Order: o, Changes: changes}, stock.Reference{User: user}, o); err != nil {
 			return err
 		}
 		out = o

@@ -61,7 +61,7 @@ func (a *App) pickingWrite(ctx context.Context, ref OrderRef, op func(ctx contex
 		if err != nil {
 			return err
 		}
-		return applyOne(ctx, s, a.clock.Now(), operation, stock.Reference{}, o)
+		return applyLast(ctx, s, a.clock.Now(), operation, stock.Reference{}, o)
 	})
 	if err != nil {
 		return PickingList{}, err

@@ -94,6 +94,16 @@ func runOperations(ctx context.Context, s ports.Store, now time.Time, meta Batch
 // the request's. The orders the operation changed are written together
 // with the stock.
 func applyOne(ctx context.Context, s ports.Store, now time.Time, op stock.Operation, ref stock.Reference, changed ...*order.Order) error {
+	return apply(ctx, s, s.Together, now, op, ref, changed...)
+}
+
+// applyLast is applyOne for a use case that ends with it: what it writes
+// is the transaction's last (Store.Last), sent with the commit step's.
+func applyLast(ctx context.Context, s ports.Store, now time.Time, op stock.Operation, ref stock.Reference, changed ...*order.Order) error {
+	return apply(ctx, s, s.Last, now, op, ref, changed...)
+}
+
+func apply(ctx context.Context, s ports.Store, writes func(context.Context, func() error) error, now time.Time, op stock.Operation, ref stock.Reference, changed ...*order.Order) error {
 	ws, err := s.Stock().Load(ctx, stock.ScopeOf(op), now)
 	if err != nil {
 		return err
@@ -101,7 +111,7 @@ func applyOne(ctx context.Context, s ports.Store, now time.Time, op stock.Operat
 	if err := ws.Apply(op, ref); err != nil {
 		return err
 	}
-	return s.Together(ctx, func() error {
+	return writes(ctx, func() error {
 		if err := s.Stock().Save(ctx, ws); err != nil {
 			return err
 		}
