@@ -46,9 +46,12 @@ func openSQLite(path string) (*DB, error) {
 	}
 	// WAL lets readers run beside the writer; immediate transactions take
 	// the write lock up front so two writers never deadlock on upgrade;
-	// the busy timeout makes the second writer wait instead of failing.
+	// the busy timeout makes the second writer wait instead of failing. A
+	// write transaction's pages stay in memory until it commits: the
+	// statement journal in memory (temp_store), no spill of the cache
+	// into the WAL before the commit (cache_spill).
 	q := url.Values{}
-	for _, p := range []string{"busy_timeout(30000)", "foreign_keys(1)"} {
+	for _, p := range []string{"busy_timeout(30000)", "foreign_keys(1)", "temp_store(MEMORY)", "cache_spill(0)"} {
 		q.Add("_pragma", p)
 	}
 	if !memory {
