@@ -159,7 +159,8 @@ func TestWritesOfAPortCallAreInTheDatabaseWhenItReturns(t *testing.T) {
 
 // Last holds the use case's last writes for the COMMIT: another session
 // sees nothing until the transaction commits, a read inside it is refused
-// rather than answered without them, the commit step's writes join them, and Flush sends them for a read that must see them.
+// rather than answered without them, the commit step's writes join them,
+// and Flush sends them for a read that must see them.
 func TestLastHoldsTheWritesForTheCommitAndFlushSendsThem(t *testing.T) {
 	db := retryDB(t)
 	ctx := context.Background()

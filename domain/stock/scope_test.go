@@ -73,6 +73,21 @@ func TestAnOperationOutsideTheScopeIsAnInternalError(t *testing.T) {
 	assertUnchanged(t, ws, before)
 }
 
+// An article acted on at a location the scope declared for another
+// article only is refused too: its stock there was not loaded.
+func TestAnArticleAtAnotherArticlesLocationIsAnInternalError(t *testing.T) {
+	ws := loadFor(t, []Operation{
+		Change{ArticleDetailID: article, At: binSpec(shelfA), Quantity: 1},
+		Change{ArticleDetailID: other, At: binSpec(shelfB), Quantity: 1},
+	}, row{bin: shelfA, stock: 5}, row{article: other, bin: shelfB, stock: 5})
+	before := snap(ws)
+	err := ws.Apply(Change{ArticleDetailID: article, At: binSpec(shelfB), Quantity: 1}, ref)
+	if errs.KindOf(err) != errs.Internal || !strings.Contains(err.Error(), "was not loaded") {
+		t.Fatalf("want an internal error about the missing load, got %v", err)
+	}
+	assertUnchanged(t, ws, before)
+}
+
 // A storage adapter that drops a load must not make the strategy choose
 // bins from what happens to be in memory: taking stock out of WH1 would
 // otherwise find only shelf A and report 5 available instead of 8.
