@@ -10,6 +10,8 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+
+	"github.com/shopstock/inventory/test/testdb"
 )
 
 // A handheld scanner in keyboard mode sends its code as one keyDown that
@@ -168,4 +170,16 @@ func (b *browser) signOut() {
 		b.run("open the menu", click(`details.more > summary`))
 	}
 	b.submit("signed-out", click(`form[action="/console/signout"] button`))
+}
+
+// eachScanScreen runs fn on a scan fixture at each of consoleScreens'
+// sizes, on each database.
+func eachScanScreen(t *testing.T, fn func(t *testing.T, f scanFixture)) {
+	for _, screen := range consoleScreens {
+		t.Run(screen.name, func(t *testing.T) {
+			testdb.Each(t, func(t *testing.T, databaseURL string) {
+				fn(t, newScanFixtureOn(t, databaseURL, screen.width, screen.height))
+			})
+		})
+	}
 }
