@@ -9,12 +9,15 @@ import (
 	"github.com/shopstock/inventory/ports"
 )
 
-// newDocument is what creating an order or a purchase order checks against
-// storage before it stores one: its id (when the shop chose one) and its
-// number are free, its items' ids are free, and every item's product
-// exists. The products are locked, which keeps them from being deleted
-// before the items that name them are stored. Every mistake is reported at
-// once, each on its property.
+// newDocument is what creating an order, a purchase order or a transfer
+// checks against storage before it stores one: its id (when the shop chose
+// one) and its number are free, its items' ids are free, and every item's
+// product exists. The products are kept from being deleted before the items
+// that name them are stored (KeepExisting), but not locked against their
+// stock writers: a new document changes no stock, and the figures it
+// changes are written under their snapshots' lock. So a new order does not
+// wait for the batches and shipments of its products. Every mistake is
+// reported at once, each on its property.
 type newDocument struct {
 	id          int64
 	idTaken     func(ctx context.Context, id int64) (bool, error)
@@ -58,7 +61,7 @@ func (d newDocument) check(ctx context.Context, s ports.Store) error {
 	if err != nil {
 		return err
 	}
-	articles, err := s.ArticleDetails().Lock(ctx, slices.Compact(slices.Sorted(slices.Values(d.articleIDs))))
+	articles, err := s.ArticleDetails().KeepExisting(ctx, slices.Compact(slices.Sorted(slices.Values(d.articleIDs))))
 	if err != nil {
 		return err
 	}

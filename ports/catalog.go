@@ -30,6 +30,13 @@ type ArticleDetailRepository interface {
 	// stock writer does first so that concurrent writers never deadlock
 	// and never create the same mapping twice; it returns those that exist.
 	Lock(ctx context.Context, ids []int64) (map[int64]bool, error)
+	// KeepExisting returns those of the products with these ids that
+	// exist, and keeps them from being deleted until the transaction
+	// ends, without waiting for their stock writers or making them wait:
+	// what a new document (an order, a purchase order, a transfer) needs
+	// of its products. Its figures are written under their snapshots'
+	// lock, as every writer of figures does (Events.LockSnapshots).
+	KeepExisting(ctx context.Context, ids []int64) (map[int64]bool, error)
 }
 
 // LedgerRecord is a stored ledger entry.

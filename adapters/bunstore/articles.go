@@ -2,13 +2,17 @@ package bunstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/uptrace/bun"
 
 	"github.com/shopstock/inventory/domain/barcode"
 	"github.com/shopstock/inventory/domain/catalog"
+	"github.com/shopstock/inventory/domain/purchase"
+	"github.com/shopstock/inventory/domain/transfer"
 	"github.com/shopstock/inventory/ports"
 )
 
@@ -39,28 +43,21 @@ type articles struct{ s *store }
 
 func (s *store) ArticleDetails() ports.ArticleDetailRepository { return articles{s} }
 
-// nextID hands out max(id)+1 for rows whose ids the shop may also choose;
-// on PostgreSQL an advisory lock keeps two writers from taking the same one.
-func nextID(ctx context.Context, s *store, table string, lockKey int) (int64, error) {
-	if err := s.db.dialect.lockKey(ctx, s, int64(lockKey)); err != nil {
-		return 0, err
-	}
-	var id int64
-	err := s.idb.NewSelect().ColumnExpr("COALESCE(MAX(id), 0) + 1").TableExpr(table).Scan(ctx, &id)
-	return id, err
-}
-
 func (r articles) Add(ctx context.Context, a *catalog.ArticleDetail) error {
 	id := a.ID()
 	if id == 0 {
-		var err error
-		if id, err = nextID(ctx, r.s, "article_details", 7263003); err != nil {
-			return err
+		taken, err := r.s.db.dialect.takeIDs(ctx, r.s, []idWant{{table: "article_details", n: 1}})
+		if err != nil {
+			return fmt.Errorf("new id of article_details: %w", err)
 		}
+		id = taken[0][0]
 	}
 	row := articleRowOf(a)
 	row.ID = id
 	if _, err := r.s.idb.NewInsert().Model(row).Exec(ctx); err != nil {
+		if raced(err, a.ID()) {
+			return errIDRaced
+		}
 		return r.duplicate(err, row)
 	}
 	a.Assign(id)
@@ -111,8 +108,18 @@ func (r articles) Delete(ctx context.Context, id int64) error {
 	r.s.saved.ArticleDeleted(id)
 	_, err := r.s.idb.NewDelete().Table("article_details").Where("id = ?", id).Exec(ctx)
 	if isForeignKeyViolation(err) {
-		// Shipped positions still name the product: the order keeps its
-		// history, so the product stays.
+		// Positions still name the product: shipped ones, whose order keeps
+		// its history, or those of a document created while the delete
+		// checked (a new document keeps its products only from being
+		// deleted, ArticleDetails.KeepExisting, so the checks did not wait
+		// for it).
+		var pgErr *pgconn.PgError
+		switch {
+		case errors.As(err, &pgErr) && pgErr.TableName == "purchase_order_lines":
+			return purchase.ErrNamesArticle(id)
+		case errors.As(err, &pgErr) && pgErr.TableName == "transfer_lines":
+			return transfer.ErrNamesArticle(id)
+		}
 		return catalog.ErrNamedByOrders
 	}
 	return err
@@ -154,12 +161,22 @@ const (
 )
 
 func (r articles) Lock(ctx context.Context, ids []int64) (map[int64]bool, error) {
+	return r.lock(ctx, ids, productLock)
+}
+
+// KeepExisting takes the key-share lock: it makes a delete of the product
+// wait, not its stock writers.
+func (r articles) KeepExisting(ctx context.Context, ids []int64) (map[int64]bool, error) {
+	return r.lock(ctx, ids, "KEY SHARE")
+}
+
+func (r articles) lock(ctx context.Context, ids []int64, strength string) (map[int64]bool, error) {
 	found := make(map[int64]bool, len(ids))
 	if len(ids) == 0 {
 		return found, nil
 	}
 	query := lockArticlesSQL
-	if lock := r.s.rowLock(productLock); lock != "" {
+	if lock := r.s.rowLock(strength); lock != "" {
 		query += " FOR " + lock
 	}
 	rows, done, err := r.s.queryIDs(ctx, query, ids)

@@ -37,6 +37,9 @@ type dialect interface {
 	// rows it reads with the strength given ("UPDATE", "NO KEY UPDATE"),
 	// or "" where the transaction holds the whole database already.
 	rowLock(strength string) string
+	// takeIDs hands out the ids each want asks for (see idWant), in a
+	// write transaction.
+	takeIDs(ctx context.Context, s *store, wants []idWant) ([][]int64, error)
 	// lockKey takes a lock, named by a number, until the transaction ends.
 	lockKey(ctx context.Context, s *store, key int64) error
 	// now is the database's clock, which every instance shares.

@@ -58,50 +58,26 @@ var orderColumns = columns{
 	"order.customerEmail": "o.customer_email",
 }
 
-// Advisory lock keys of the id generators (see nextID).
-const (
-	orderIDLock       = 7263004
-	orderDetailIDLock = 7263005
-)
-
 type orders struct{ s *store }
 
 func (s *store) Orders() ports.OrderRepository { return orders{s} }
 
 func (r orders) Add(ctx context.Context, o *domorder.Order) error {
 	r.s.saved.Order(o)
-	id := o.ID()
-	if id == 0 {
-		var err error
-		if id, err = nextID(ctx, r.s, "orders", orderIDLock); err != nil {
-			return err
-		}
-	}
 	details := o.Details()
-	detailIDs := make([]int64, len(details))
-	var next int64
-	for i, d := range details {
-		detailIDs[i] = d.ID()
-		if d.ID() != 0 {
-			continue
-		}
-		if next == 0 {
-			var err error
-			if next, err = nextID(ctx, r.s, "order_details", orderDetailIDLock); err != nil {
-				return err
-			}
-			// Stay clear of the ids the client chose for this order's
-			// other positions, which are not stored yet.
-			for _, other := range details {
-				next = max(next, other.ID()+1)
-			}
-		}
-		detailIDs[i] = next
-		next++
+	chosen := make([]int64, len(details)) // the client's ids, 0 where it chose none
+	for i, item := range details {
+		chosen[i] = item.ID()
 	}
-
+	id, detailIDs, err := documentIDs(ctx, r.s, "orders", o.ID(), "order_details", chosen)
+	if err != nil {
+		return err
+	}
 	row := &orderRow{ID: id, Number: o.Number(), Status: string(o.Status()), CustomerEmail: o.CustomerEmail()}
 	if _, err := r.s.idb.NewInsert().Model(row).Exec(ctx); err != nil {
+		if raced(err, o.ID()) {
+			return errIDRaced
+		}
 		if isUniqueViolation(err) {
 			if violatesNumber(err) {
 				return domorder.ErrNumberTaken(o.Number())
@@ -118,6 +94,9 @@ func (r orders) Add(ctx context.Context, o *domorder.Order) error {
 		}
 	}
 	if _, err := r.s.idb.NewInsert().Model(&rows).Exec(ctx); err != nil {
+		if raced(err, chosen...) {
+			return errIDRaced
+		}
 		if isUniqueViolation(err) {
 			// A concurrent insert took one of the ids the checks found free.
 			return domorder.ErrDetailIDTaken("details", violatedID(err))

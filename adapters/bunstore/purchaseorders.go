@@ -79,50 +79,27 @@ var receiptColumns = columns{
 	"receipt.id": "pr.id", "receipt.createdAt": "pr.created_at", "receipt.user": "pr.user_name",
 }
 
-// Advisory lock keys of the id generators (see nextID).
-const (
-	purchaseOrderIDLock     = 7263011
-	purchaseOrderLineIDLock = 7263012
-)
-
 type purchaseOrders struct{ s *store }
 
 func (s *store) PurchaseOrders() ports.PurchaseOrderRepository { return purchaseOrders{s} }
 
 func (r purchaseOrders) Add(ctx context.Context, o *purchase.Order) error {
 	r.s.saved.PurchaseOrder(o)
-	id := o.ID()
-	if id == 0 {
-		var err error
-		if id, err = nextID(ctx, r.s, "purchase_orders", purchaseOrderIDLock); err != nil {
-			return err
-		}
-	}
 	lines := o.Lines()
-	lineIDs := make([]int64, len(lines))
-	var next int64
-	for i, l := range lines {
-		lineIDs[i] = l.ID()
-		if l.ID() != 0 {
-			continue
-		}
-		if next == 0 {
-			var err error
-			if next, err = nextID(ctx, r.s, "purchase_order_lines", purchaseOrderLineIDLock); err != nil {
-				return err
-			}
-			// Stay clear of the ids the client chose for the other lines,
-			// which are not stored yet.
-			for _, other := range lines {
-				next = max(next, other.ID()+1)
-			}
-		}
-		lineIDs[i] = next
-		next++
+	chosen := make([]int64, len(lines)) // the client's ids, 0 where it chose none
+	for i, item := range lines {
+		chosen[i] = item.ID()
+	}
+	id, lineIDs, err := documentIDs(ctx, r.s, "purchase_orders", o.ID(), "purchase_order_lines", chosen)
+	if err != nil {
+		return err
 	}
 	row := &purchaseOrderRow{ID: id, Number: o.Number(), Supplier: o.Supplier(), WarehouseID: o.WarehouseID(),
 		Status: string(o.Status()), ExpectedAt: optional(o.ExpectedAt()), CreatedAt: o.CreatedAt().UTC()}
 	if _, err := r.s.idb.NewInsert().Model(row).Exec(ctx); err != nil {
+		if raced(err, o.ID()) {
+			return errIDRaced
+		}
 		if isUniqueViolation(err) {
 			if violatesNumber(err) {
 				return purchase.ErrNumberTaken(o.Number())
@@ -137,6 +114,9 @@ func (r purchaseOrders) Add(ctx context.Context, o *purchase.Order) error {
 			Quantity: l.Quantity(), Received: l.Received()}
 	}
 	if _, err := r.s.idb.NewInsert().Model(&rows).Exec(ctx); err != nil {
+		if raced(err, chosen...) {
+			return errIDRaced
+		}
 		if isUniqueViolation(err) {
 			// A concurrent insert took one of the ids the checks found free.
 			return purchase.ErrLineIDTaken("lines", violatedID(err))

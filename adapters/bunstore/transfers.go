@@ -84,50 +84,27 @@ var transferColumns = columns{
 	"transfer.createdAt": "tf.created_at",
 }
 
-// Advisory lock keys of the id generators (see nextID).
-const (
-	transferIDLock     = 7263031
-	transferLineIDLock = 7263032
-)
-
 type transfers struct{ s *store }
 
 func (s *store) Transfers() ports.TransferRepository { return transfers{s} }
 
 func (r transfers) Add(ctx context.Context, t *transfer.Transfer) error {
 	r.s.saved.Transfer(t)
-	id := t.ID()
-	if id == 0 {
-		var err error
-		if id, err = nextID(ctx, r.s, "transfers", transferIDLock); err != nil {
-			return err
-		}
-	}
 	lines := t.Lines()
-	lineIDs := make([]int64, len(lines))
-	var next int64
-	for i, l := range lines {
-		lineIDs[i] = l.ID()
-		if l.ID() != 0 {
-			continue
-		}
-		if next == 0 {
-			var err error
-			if next, err = nextID(ctx, r.s, "transfer_lines", transferLineIDLock); err != nil {
-				return err
-			}
-			// Stay clear of the ids the client chose for the other lines,
-			// which are not stored yet.
-			for _, other := range lines {
-				next = max(next, other.ID()+1)
-			}
-		}
-		lineIDs[i] = next
-		next++
+	chosen := make([]int64, len(lines)) // the client's ids, 0 where it chose none
+	for i, item := range lines {
+		chosen[i] = item.ID()
+	}
+	id, lineIDs, err := documentIDs(ctx, r.s, "transfers", t.ID(), "transfer_lines", chosen)
+	if err != nil {
+		return err
 	}
 	row := &transferRow{ID: id, Number: t.Number(), SourceWarehouseID: t.SourceWarehouseID(),
 		DestinationWarehouseID: t.DestinationWarehouseID(), Status: string(t.Status()), CreatedAt: t.CreatedAt().UTC()}
 	if _, err := r.s.idb.NewInsert().Model(row).Exec(ctx); err != nil {
+		if raced(err, t.ID()) {
+			return errIDRaced
+		}
 		if isUniqueViolation(err) {
 			if violatesNumber(err) {
 				return transfer.ErrNumberTaken(t.Number())
@@ -142,6 +119,9 @@ func (r transfers) Add(ctx context.Context, t *transfer.Transfer) error {
 			LotNumber: l.Lot(), Quantity: l.Quantity()}
 	}
 	if _, err := r.s.idb.NewInsert().Model(&rows).Exec(ctx); err != nil {
+		if raced(err, chosen...) {
+			return errIDRaced
+		}
 		if isUniqueViolation(err) {
 			// A concurrent insert took one of the ids the checks found free.
 			return transfer.ErrLineIDTaken("lines", violatedID(err))

@@ -132,7 +132,7 @@ func (s *store) pool() *bun.DB {
 var errArticlesChanged = errors.New("an article detail of the batch changed while it was being locked")
 
 func retryable(err error) bool {
-	if errors.Is(err, errArticlesChanged) {
+	if errors.Is(err, errArticlesChanged) || errors.Is(err, errIDRaced) {
 		return true
 	}
 	var pgErr *pgconn.PgError
