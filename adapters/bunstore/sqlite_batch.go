@@ -64,29 +64,68 @@ func (d *sqliteDialect) namedLocations(ctx context.Context, s *store, wants stoc
 	return warehouses, bins, nil
 }
 
+// locate looks the named bins up in statements kept prepared, whatever
+// the batch's size (sqliteRuns): by id in bound IN lists, by warehouse and
+// code in bound VALUES lists joined through the unique index. With the
+// pairs written into the text, parsing a thousand-code statement took 60%
+// of the lookup and a tenth of the service's CPU in a 1000-operation batch.
+// A bin named more than once comes once.
 func (d *sqliteDialect) locate(ctx context.Context, s *store, wants stock.LocationNames) ([]locatedBinRow, error) {
-	var byID, byCode [][]any
+	var rows []locatedBinRow
+	seen := map[int64]bool{}
+	query := func(text string, args []any) error {
+		r, done, err := d.queryPrepared(ctx, s, text, args...)
+		if err != nil {
+			return err
+		}
+		defer done()
+		defer r.Close()
+		for r.Next() {
+			var b locatedBinRow
+			var nullBin sql.NullInt64
+			if err := r.Scan(&b.ID, &b.WarehouseID, &b.Code, &b.WarehouseCode, &nullBin); err != nil {
+				return err
+			}
+			b.NullBinLocationID = nullBin.Int64
+			if !seen[b.ID] {
+				seen[b.ID] = true
+				rows = append(rows, b)
+			}
+		}
+		return r.Err()
+	}
+	err := sqliteRuns(len(wants.BinIDs), sqlitePairsChunk, func(start, end int) error {
+		args := make([]any, 0, end-start)
+		for _, id := range wants.BinIDs[start:end] {
+			args = append(args, id)
+		}
+		return query("SELECT "+locatedBinColumns+" FROM bin_locations AS b JOIN warehouses AS w ON w.id = b.warehouse_id WHERE b.id IN ("+
+			strings.TrimSuffix(strings.Repeat("?, ", end-start), ", ")+")", args)
+	})
+	if err != nil {
+		return nil, err
+	}
+	var byID, byCode []any
 	for _, b := range wants.BinCodes {
 		if b.WarehouseID != 0 {
-			byID = append(byID, []any{b.WarehouseID, b.Code})
+			byID = append(byID, b.WarehouseID, b.Code)
 		} else {
-			byCode = append(byCode, []any{b.WarehouseCode, b.Code})
+			byCode = append(byCode, b.WarehouseCode, b.Code)
 		}
 	}
-	var rows []locatedBinRow
-	q := s.idb.NewSelect().TableExpr("bin_locations AS b").Join("JOIN warehouses AS w ON w.id = b.warehouse_id").
-		ColumnExpr(locatedBinColumns)
-	if len(wants.BinIDs) > 0 {
-		q = q.WhereOr("b.id IN (?)", bun.List(wants.BinIDs))
+	pairs := func(join string, args []any) error {
+		return sqliteRuns(len(args)/2, sqlitePairsChunk, func(start, end int) error {
+			return query("WITH p(w, c) AS (VALUES "+strings.TrimSuffix(strings.Repeat("(?, ?), ", end-start), ", ")+
+				") SELECT "+locatedBinColumns+" FROM p "+join, args[2*start:2*end])
+		})
 	}
-	if len(byID) > 0 {
-		q = q.WhereOr("(b.warehouse_id, b.code) IN (?)", tuples(byID))
+	if err := pairs("JOIN bin_locations AS b ON b.warehouse_id = p.w AND b.code = p.c JOIN warehouses AS w ON w.id = b.warehouse_id", byID); err != nil {
+		return nil, err
 	}
-	if len(byCode) > 0 {
-		q = q.WhereOr("(w.code, b.code) IN (?)", tuples(byCode))
+	if err := pairs("JOIN warehouses AS w ON w.code = p.w JOIN bin_locations AS b ON b.warehouse_id = w.id AND b.code = p.c", byCode); err != nil {
+		return nil, err
 	}
-	err := q.Scan(ctx, &rows)
-	return rows, err
+	return rows, nil
 }
 
 // loadMappings reads the wanted mappings; SQLite's immediate transaction
