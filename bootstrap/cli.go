@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
+	"runtime/debug"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -271,6 +273,7 @@ func withApp(c Config, fn func(context.Context, *application.App) error) (err er
 // reverse order: the HTTP server drains before the database closes. A
 // failed start returns its root cause, which Main prints on one line.
 func serve(c Config, _ io.Writer) error {
+	collectLess(os.Getenv)
 	ln, err := net.Listen("tcp", c.HTTPAddr)
 	if err != nil {
 		return listenError("INVENTORY_HTTP_ADDR", c.HTTPAddr, err)
@@ -290,6 +293,24 @@ func serve(c Config, _ io.Writer) error {
 	stopCtx, stopCancel := context.WithTimeout(context.Background(), app.StopTimeout())
 	defer stopCancel()
 	return app.Stop(stopCtx)
+}
+
+// serveGCPercent is how much the heap grows past what the last collection
+// kept before the garbage collector runs again, for a service whose
+// environment does not set GOGC (Go's own default is 100).
+const serveGCPercent = 400
+
+// collectLess makes the garbage collector run a quarter as often as Go's
+// default, unless GOGC says otherwise: a 1000-operation batch allocates
+// many times the live heap, and at the default the collector's marking
+// and sweeping took about a third of the service's CPU (OutsideBatch on
+// PostgreSQL: 5 runs each, 1 client 27.5 against 29.2 ms median, 4 clients
+// 0.68-0.74 against 0.57-0.67 of the floor's throughput). The heap may
+// grow to five times what a collection keeps instead of twice.
+func collectLess(getenv func(string) string) {
+	if getenv("GOGC") == "" {
+		debug.SetGCPercent(serveGCPercent)
+	}
 }
 
 // StartError is the cause of a failed start without fx's and dig's account
