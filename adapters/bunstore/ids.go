@@ -79,6 +79,15 @@ func raced(err error, chosen ...int64) bool {
 	return !slices.Contains(chosen, violatedID(err))
 }
 
+// idsOf is the ids of items, in their order.
+func idsOf[T interface{ ID() int64 }](items []T) []int64 {
+	ids := make([]int64, len(items))
+	for i, item := range items {
+		ids[i] = item.ID()
+	}
+	return ids
+}
+
 // maxOf is the largest of ids, 0 for none.
 func maxOf(ids []int64) int64 {
 	if len(ids) == 0 {

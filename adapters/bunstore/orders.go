@@ -65,10 +65,7 @@ func (s *store) Orders() ports.OrderRepository { return orders{s} }
 func (r orders) Add(ctx context.Context, o *domorder.Order) error {
 	r.s.saved.Order(o)
 	details := o.Details()
-	chosen := make([]int64, len(details)) // the client's ids, 0 where it chose none
-	for i, item := range details {
-		chosen[i] = item.ID()
-	}
+	chosen := idsOf(details) // the client's ids, 0 where it chose none
 	id, detailIDs, err := documentIDs(ctx, r.s, "orders", o.ID(), "order_details", chosen)
 	if err != nil {
 		return err

@@ -86,10 +86,7 @@ func (s *store) PurchaseOrders() ports.PurchaseOrderRepository { return purchase
 func (r purchaseOrders) Add(ctx context.Context, o *purchase.Order) error {
 	r.s.saved.PurchaseOrder(o)
 	lines := o.Lines()
-	chosen := make([]int64, len(lines)) // the client's ids, 0 where it chose none
-	for i, item := range lines {
-		chosen[i] = item.ID()
-	}
+	chosen := idsOf(lines) // the client's ids, 0 where it chose none
 	id, lineIDs, err := documentIDs(ctx, r.s, "purchase_orders", o.ID(), "purchase_order_lines", chosen)
 	if err != nil {
 		return err

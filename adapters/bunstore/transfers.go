@@ -91,10 +91,7 @@ func (s *store) Transfers() ports.TransferRepository { return transfers{s} }
 func (r transfers) Add(ctx context.Context, t *transfer.Transfer) error {
 	r.s.saved.Transfer(t)
 	lines := t.Lines()
-	chosen := make([]int64, len(lines)) // the client's ids, 0 where it chose none
-	for i, item := range lines {
-		chosen[i] = item.ID()
-	}
+	chosen := idsOf(lines) // the client's ids, 0 where it chose none
 	id, lineIDs, err := documentIDs(ctx, r.s, "transfers", t.ID(), "transfer_lines", chosen)
 	if err != nil {
 		return err
