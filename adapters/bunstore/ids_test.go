@@ -9,6 +9,7 @@ import (
 
 	"github.com/shopstock/inventory/domain/catalog"
 	domorder "github.com/shopstock/inventory/domain/order"
+	"github.com/shopstock/inventory/domain/purchase"
 	"github.com/shopstock/inventory/ports"
 	"github.com/shopstock/inventory/test/testdb"
 )
@@ -190,5 +191,42 @@ func TestKeepExistingDoesNotWaitForTheStockWriters(t *testing.T) {
 	}
 	if err := <-writer; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A product's delete whose checks ran before a new purchase order naming
+// the product committed meets the line's foreign key, and says that a
+// purchase order names the product.
+func TestADeleteThatMeetsANewDocumentsLineSaysWhatNamesTheProduct(t *testing.T) {
+	db := migratedDB(t, testdb.Postgres(t))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := db.bun.ExecContext(ctx, `INSERT INTO article_details (id, number, name) VALUES (500, 'IDS-1', '')`); err != nil {
+		t.Fatal(err)
+	}
+	creator, err := db.bun.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer creator.Rollback()
+	for _, q := range []string{
+		`INSERT INTO purchase_orders (id, number, warehouse_id, status, created_at) VALUES (1, 'PO-1', 1, 'open', now())`,
+		`INSERT INTO purchase_order_lines (id, purchase_order_id, position, article_detail_id, quantity) VALUES (1, 1, 0, 500, 5)`,
+	} {
+		if _, err := creator.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	deleted := make(chan error, 1)
+	go func() {
+		deleted <- db.Write(ctx, func(ctx context.Context, s ports.Store) error { return s.ArticleDetails().Delete(ctx, 500) })
+	}()
+	waitForLockWait(ctx, t, db.bun.DB)
+	if err := creator.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	err = <-deleted
+	if want := purchase.ErrNamesArticle(500); err == nil || err.Error() != want.Error() {
+		t.Errorf("delete: %v, want %v", err, want)
 	}
 }
