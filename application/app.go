@@ -18,8 +18,9 @@ type App struct {
 	// unknownUser stands in for a name nobody has, so that a wrong name
 	// costs the same checking as a wrong key; made once, when first needed.
 	unknownUser func() (*user.User, error)
-	// shipping combines concurrent ShipOrder calls (order_ship.go).
-	shipping *combiner[shipRequest]
+	// shipping and reserving combine concurrent ShipOrder and
+	// ReservePickingList calls (order_group.go).
+	shipping, reserving *combiner[orderRequest]
 }
 
 // Option adjusts how New assembles the use cases.
@@ -57,6 +58,6 @@ func New(uow ports.UnitOfWork, clock ports.Clock, secrets ports.Secrets, opts ..
 		return user.UnmarshalFromDatabase(0, "unknown", user.Reader, false, creds), err
 	})
 	a := &App{uow: uow, clock: clock, secrets: secrets, unknownUser: unknown}
-	a.shipping = a.newShipping()
+	a.shipping, a.reserving = a.newShipping(), a.newReserving()
 	return a
 }

@@ -112,6 +112,13 @@ func (c *combiner[R]) run(reqs []R) (verdicts []verdict, panicked any) {
 	return c.group(reqs), nil
 }
 
+// waiting is how many requests queue behind the group under way.
+func (c *combiner[R]) waiting() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.queue)
+}
+
 func (c *combiner[R]) finish(req R, v verdict) error {
 	if v.alone {
 		return c.alone(req)

@@ -21,17 +21,19 @@ type PickingList struct {
 // ReservePickingList reserves, at one warehouse (nil: the default one),
 // what every position of the order still needs, all or nothing, and
 // answers with all of the order's reservations.
+//
+// Concurrent calls in this process reserve together, as shipments do
+// (ShipOrder): one transaction for the calls that arrived while the one
+// before it ran, each order still all or nothing and with its own answer.
 func (a *App) ReservePickingList(ctx context.Context, ref OrderRef, at *stock.WarehouseSpec) (PickingList, error) {
 	if err := permit(ctx, access.ManageOrders); err != nil {
 		return PickingList{}, err
 	}
-	return a.pickingWrite(ctx, ref, func(ctx context.Context, s ports.Store, o *order.Order) (stock.Operation, error) {
-		spec, err := shipWarehouse(ctx, s, at)
-		if err != nil {
-			return nil, err
-		}
-		return order.PickingList{Order: o, At: spec}, nil
-	})
+	var o *order.Order
+	if err := a.reserving.do(orderRequest{ctx: ctx, ref: ref, at: at, saved: &o}); err != nil {
+		return PickingList{}, err
+	}
+	return a.picksOf(ctx, o)
 }
 
 // ReleasePickingList releases every reservation of the order.
@@ -39,35 +41,46 @@ func (a *App) ReleasePickingList(ctx context.Context, ref OrderRef) (PickingList
 	if err := permit(ctx, access.ManageOrders); err != nil {
 		return PickingList{}, err
 	}
-	return a.pickingWrite(ctx, ref, func(ctx context.Context, s ports.Store, o *order.Order) (stock.Operation, error) {
-		return order.ReleasePicking{Order: o}, nil
-	})
-}
-
-// pickingWrite locks the order (before the stock load locks products and
-// mappings: the lock order of every order use case), applies the operation
-// it makes, and saves both. The answer's bin codes are read after the
-// commit: the reservations are the order's as committed, and reading
-// their bins inside would hold the products' lock for one more round trip.
-func (a *App) pickingWrite(ctx context.Context, ref OrderRef, op func(ctx context.Context, s ports.Store, o *order.Order) (stock.Operation, error)) (PickingList, error) {
 	var o *order.Order
-	ctx = WithCause(ctx, event.Cause{Type: event.CausePickingList})
-	err := a.uow.Write(ctx, func(ctx context.Context, s ports.Store) error {
-		var err error
-		if o, err = ref.load(ctx, s.Orders()); err != nil {
-			return err
-		}
-		operation, err := op(ctx, s, o)
-		if err != nil {
-			return err
-		}
-		return applyLast(ctx, s, a.clock.Now(), operation, stock.Reference{}, o)
-	})
-	if err != nil {
+	if err := a.alone(releaseUseCase, orderRequest{ctx: ctx, ref: ref, saved: &o}); err != nil {
 		return PickingList{}, err
 	}
+	return a.picksOf(ctx, o)
+}
+
+// reserveUseCase reserves what the order's positions still need.
+var reserveUseCase = orderUseCase{
+	cause: event.CausePickingList,
+	op: func(o *order.Order, at func() (stock.LocationSpec, error)) (stock.Operation, error) {
+		spec, err := at()
+		if err != nil {
+			return nil, err
+		}
+		return order.PickingList{Order: o, At: spec}, nil
+	},
+}
+
+// releaseUseCase releases the order's reservations.
+var releaseUseCase = orderUseCase{
+	cause: event.CausePickingList,
+	op: func(o *order.Order, _ func() (stock.LocationSpec, error)) (stock.Operation, error) {
+		return order.ReleasePicking{Order: o}, nil
+	},
+}
+
+func (a *App) newReserving() *combiner[orderRequest] {
+	return newCombiner(maxOrderGroup,
+		func(reqs []orderRequest) []verdict { return a.group(reserveUseCase, reqs) },
+		func(r orderRequest) error { return a.alone(reserveUseCase, r) })
+}
+
+// picksOf answers with the order's reservations as its transaction saved
+// them. The bin codes are read after the commit: reading them inside
+// would hold the products' lock for one more round trip.
+func (a *App) picksOf(ctx context.Context, o *order.Order) (PickingList, error) {
 	var out PickingList
-	err = a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
+	err := a.uow.Read(ctx, func(ctx context.Context, s ports.Store) error {
+		var err error
 		out, err = picks(ctx, s, o)
 		return err
 	})

@@ -60,11 +60,11 @@ func (a *App) ShipWave(ctx context.Context, waveID int64, user string) (WaveShip
 		return WaveShipment{}, err
 	}
 	from := &stock.WarehouseSpec{ID: warehouseID}
-	for start := 0; start < len(ready); start += maxShipGroup {
-		chunk := ready[start:min(start+maxShipGroup, len(ready))]
-		reqs := make([]shipRequest, len(chunk))
+	for start := 0; start < len(ready); start += maxOrderGroup {
+		chunk := ready[start:min(start+maxOrderGroup, len(ready))]
+		reqs := make([]orderRequest, len(chunk))
 		for i, id := range chunk {
-			reqs[i] = shipRequest{ctx: ctx, ref: OrderRef{ID: id}, from: from, user: user}
+			reqs[i] = orderRequest{ctx: ctx, ref: OrderRef{ID: id}, at: from, user: user}
 		}
 		for i, v := range a.shipGroup(reqs) {
 			err := v.err

@@ -41,22 +41,7 @@ func TestShipOrderCombinesConcurrentCalls(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		// A second service on the same database whose first transaction
-		// that records events waits before its commit until released, and
-		// which counts those transactions.
-		var (
-			transactions atomic.Int32
-			armed        atomic.Bool
-			entered      = make(chan struct{})
-			release      = make(chan struct{})
-		)
-		app := application.New(f.env.DB, utcNow{}, apitest.Secrets(t), application.WithAfterRecordingEvents(func(context.Context) {
-			if armed.Load() && transactions.Add(1) == 1 {
-				close(entered)
-				<-release
-			}
-		}))
-		armed.Store(true)
+		app := newHoldingApp(t, f)
 		main := &stock.WarehouseSpec{ID: f.main}
 		calls := []struct {
 			name     string
@@ -73,31 +58,17 @@ func TestShipOrderCombinesConcurrentCalls(t *testing.T) {
 			{"mailed again", application.OrderRef{Number: "G2"}, nil, false},
 		}
 		got := make([]error, len(calls))
-		var wg sync.WaitGroup
-		ship := func(i int) {
-			defer wg.Done()
+		app.run(t, len(calls), app.ShipmentsWaiting, func(i int) {
 			c := calls[i]
 			got[i] = app.ShipOrder(f.ctx, c.ref, c.from, c.suppress, "tester")
-		}
-		wg.Add(len(calls))
-		go ship(0)
-		<-entered
-		for i := 1; i < len(calls); i++ {
-			go ship(i)
-		}
-		// The others queue behind the first shipment, which waits.
-		awaitCondition(t, "the other calls queue behind the first shipment", func() bool {
-			return app.ShipmentsWaiting() == len(calls)-1
 		})
-		close(release)
-		wg.Wait()
 
 		for i, want := range []errs.Kind{0, 0, errs.Invalid, errs.Invalid, 0, errs.NotFound, 0} {
 			if want == 0 && got[i] != nil || want != 0 && errs.KindOf(got[i]) != want {
 				t.Errorf("%s: got %v, want kind %v", calls[i].name, got[i], want)
 			}
 		}
-		if n := transactions.Load(); n != 2 {
+		if n := app.transactions.Load(); n != 2 {
 			t.Errorf("%d transactions recorded events, want 2: the first shipment's and the group's", n)
 		}
 		for _, o := range []*order.Order{first, mailed, byNumber} {
@@ -146,6 +117,50 @@ func TestShipOrderCombinesConcurrentCalls(t *testing.T) {
 		}
 		requireKeptFigures(t, f.env)
 	})
+}
+
+// holdingApp is a second service on a fixture's database whose first
+// transaction that records events waits before its commit until released,
+// and which counts those transactions.
+type holdingApp struct {
+	*application.App
+	transactions     atomic.Int32
+	entered, release chan struct{}
+}
+
+func newHoldingApp(t *testing.T, f *ordFixture) *holdingApp {
+	h := &holdingApp{entered: make(chan struct{}), release: make(chan struct{})}
+	var armed atomic.Bool
+	h.App = application.New(f.env.DB, utcNow{}, apitest.Secrets(t), application.WithAfterRecordingEvents(func(context.Context) {
+		if armed.Load() && h.transactions.Add(1) == 1 {
+			close(h.entered)
+			<-h.release
+		}
+	}))
+	armed.Store(true)
+	return h
+}
+
+// run makes n calls: the first until its transaction waits, then each of
+// the others once the one before it queues behind the first (waiting
+// tells how many queue), so that they queue in the order of calls; then
+// it releases the first and waits for them all.
+func (h *holdingApp) run(t *testing.T, n int, waiting func() int, call func(i int)) {
+	var wg sync.WaitGroup
+	wg.Add(n)
+	for i := range n {
+		go func() {
+			defer wg.Done()
+			call(i)
+		}()
+		if i == 0 {
+			<-h.entered
+			continue
+		}
+		awaitCondition(t, "the call queues behind the first", func() bool { return waiting() == i })
+	}
+	close(h.release)
+	wg.Wait()
 }
 
 type utcNow struct{}
