@@ -166,9 +166,6 @@ func (a *App) together(ctx context.Context, s ports.Store, uc orderUseCase, reqs
 			verdicts[i].err = err
 			continue
 		}
-		if r.saved != nil {
-			*r.saved = o
-		}
 		ops = append(ops, planned{req: i, order: o, op: op})
 	}
 	if len(ops) == 0 {
@@ -189,6 +186,9 @@ func (a *App) together(ctx context.Context, s ports.Store, uc orderUseCase, reqs
 		if err := ws.Apply(p.op, stock.Reference{User: reqs[p.req].user}); err != nil {
 			verdicts[p.req].err = err
 			continue
+		}
+		if saved := reqs[p.req].saved; saved != nil {
+			*saved = p.order
 		}
 		done = append(done, p)
 	}
